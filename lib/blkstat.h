@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * blkstat.h - one sample of /sys/block/DEV/stat (Documentation/block/stat.rst).
+ */
+#ifndef NFSWB_BLKSTAT_H
+#define NFSWB_BLKSTAT_H
+
+#include <stdint.h>
+
+struct nfswb_blkstat {
+	uint64_t rd_ios, rd_merges, rd_sectors, rd_ticks;
+	uint64_t wr_ios, wr_merges, wr_sectors, wr_ticks;
+	uint64_t in_flight, io_ticks, time_in_queue;
+	uint64_t dc_ios, dc_merges, dc_sectors, dc_ticks;
+	uint64_t fl_ios, fl_ticks;
+	int nfields;	/* 11, 15 or 17 depending on kernel */
+};
+
+/* Returns 0, or -1 if fewer than 11 numeric fields. */
+int nfswb_blkstat_parse(const char *line, struct nfswb_blkstat *s);
+int nfswb_blkstat_read(const char *stat_path, struct nfswb_blkstat *s);
+
+#endif

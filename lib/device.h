@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * device.h - from an exported path to the device whose writeback matters.
+ *
+ * path -> st_dev -> mount (from mountinfo) -> block device -> the bdi
+ * name as it appears in /sys/class/bdi and the block device whose
+ * /sys/block/.../stat the estimator samples.  A partition maps to its
+ * disk's bdi; dm, md, loop and nvme are whole-disk bdis; btrfs is found
+ * through /sys/fs/btrfs/UUID/bdi.  Filesystems without a bdi of their own
+ * (tmpfs, overlay, an NFS re-export, fuse) are errors naming the path.
+ *
+ * @sysroot is prepended to every /sys and /proc path ("" on a live
+ * system) so that tests build fake trees in a temporary directory.
+ */
+#ifndef NFSWB_DEVICE_H
+#define NFSWB_DEVICE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#define NFSWB_BDI_NAME_LEN	64
+#define NFSWB_DEV_NAME_LEN	64
+
+struct nfswb_device_id {
+	char bdi[NFSWB_BDI_NAME_LEN];		/* "8:0", "btrfs-1" */
+	char blockdev[NFSWB_DEV_NAME_LEN];	/* "sda", "dm-0", "loop3" */
+	char stat_path[256];			/* .../sys/block/sda/stat */
+	char fstype[32];			/* "ext4" */
+	dev_t st_dev;
+};
+
+/*
+ * nfswb_resolve_device - fill @id for @path.  Returns 0, or -1 with a
+ * complete sentence in @err naming the path and what is missing.
+ */
+int nfswb_resolve_device(const char *sysroot, const char *path,
+			 struct nfswb_device_id *id, char *err, size_t errlen);
+
+/*
+ * nfswb_resolve_device_st - the same from an st_dev already known (tests,
+ * and the daemon when it stat()ed the path itself).
+ */
+int nfswb_resolve_device_st(const char *sysroot, const char *path, dev_t dev,
+			    struct nfswb_device_id *id, char *err,
+			    size_t errlen);
+
+#endif

@@ -1,0 +1,30 @@
+#!/bin/bash
+# Install every Debian 12 package nfswb needs to build, test and run its lab.
+# Idempotent; run as root.  .ci/run and the README call this, so it is the
+# one list of what the project needs.
+set -euo pipefail
+
+packages=(
+	# build
+	autoconf automake libtool pkg-config make gcc clang libclang-rt-14-dev
+	libtirpc-dev liburing-dev libnfsidmap-dev libtracefs-dev libtraceevent-dev
+	rpcsvc-proto
+	# tests on this machine
+	nfs-common e2fsprogs xfsprogs util-linux procps python3 jq
+	nfs-ganesha nfs-ganesha-vfs rpcbind
+	# the lab: a 6.12 kernel with knfsd under qemu
+	linux-source-6.12 flex bison bc libelf-dev libssl-dev cpio xz-utils
+	qemu-system-x86 nfs-kernel-server iproute2 kmod
+)
+
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+	exit 0
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends "${missing[@]}"
