@@ -138,6 +138,16 @@ void nfswb_json_double(struct nfswb_json *j, const char *key, double v)
 		fputs("null", j->out);
 }
 
+void nfswb_json_fixed(struct nfswb_json *j, const char *key, double v,
+		      int decimals)
+{
+	json_prefix(j, key);
+	if (isfinite(v))
+		fprintf(j->out, "%.*f", decimals, v);
+	else
+		fputs("null", j->out);
+}
+
 void nfswb_json_bool(struct nfswb_json *j, const char *key, bool v)
 {
 	json_prefix(j, key);

@@ -29,6 +29,9 @@ void nfswb_json_str(struct nfswb_json *j, const char *key, const char *v);
 void nfswb_json_u64(struct nfswb_json *j, const char *key, uint64_t v);
 void nfswb_json_i64(struct nfswb_json *j, const char *key, int64_t v);
 void nfswb_json_double(struct nfswb_json *j, const char *key, double v);
+/* A number with a fixed count of decimals ("4178513.25"), never exponent. */
+void nfswb_json_fixed(struct nfswb_json *j, const char *key, double v,
+		      int decimals);
 void nfswb_json_bool(struct nfswb_json *j, const char *key, bool v);
 void nfswb_json_null(struct nfswb_json *j, const char *key);
 /* Finish the document with a newline. */
