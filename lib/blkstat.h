@@ -16,8 +16,24 @@ struct nfswb_blkstat {
 	int nfields;	/* 11, 15 or 17 depending on kernel */
 };
 
-/* Returns 0, or -1 if fewer than 11 numeric fields. */
+/**
+ * nfswb_blkstat_parse - parse the text of a stat file.
+ * @line: the file's text, fields separated by blanks
+ * @s: filled in; fields the kernel did not print are 0
+ *
+ * Return: 0, or -1 with errno EINVAL when the line does not start with at
+ * least 11 unsigned decimal numbers (a number that overflows 64 bits or
+ * has trailing junk ends the list).
+ */
 int nfswb_blkstat_parse(const char *line, struct nfswb_blkstat *s);
+
+/**
+ * nfswb_blkstat_read - read and parse @stat_path.
+ * @stat_path: e.g. /sys/block/sda/stat
+ * @s: filled in
+ *
+ * Return: 0, or -1 with errno from open/read, or EINVAL from the parser.
+ */
 int nfswb_blkstat_read(const char *stat_path, struct nfswb_blkstat *s);
 
 #endif
