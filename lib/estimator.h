@@ -4,9 +4,22 @@
  *
  * Fed with /sys/block/DEV/stat samples (default every 100 ms).  It learns
  * only from intervals in which the device was busy writing, so idle time
- * never decays it, and it must reach within 10 % of a new sustained rate
+ * never decays it, and it reaches within 10 % of a new sustained rate
  * within 2 s while ignoring short bursts (the kernel's own estimate takes
  * ~10 s).  Pure code: no I/O, the caller passes time and counters.
+ *
+ * The rule (doc/design.md explains why):
+ *   An interval teaches when the device wrote at least NFSWB_EST_MIN_BYTES,
+ *   io_ticks advanced by at least NFSWB_EST_BUSY_PCT % of the wall time,
+ *   and writes held at least half of the request time (wr_ticks against
+ *   rd_ticks + dc_ticks).  Its rate is the bytes written divided by the
+ *   write share of the busy time, i.e. what the device writes while it is
+ *   writing.  The estimate is the median of the last NFSWB_EST_WINDOW such
+ *   rates, clamped to [min, max].
+ *   Cold start: initial_bw until NFSWB_EST_COLD_SAMPLES intervals taught.
+ *   A counter that goes backwards is a 32-bit wrap when the wrapped
+ *   difference is plausible, otherwise a reset: the interval is skipped
+ *   and the sample becomes the new baseline.
  */
 #ifndef NFSWB_ESTIMATOR_H
 #define NFSWB_ESTIMATOR_H
@@ -17,6 +30,11 @@
 #include "blkstat.h"
 
 #define NFSWB_EST_WINDOW	16	/* busy samples remembered */
+#define NFSWB_EST_COLD_SAMPLES	5	/* busy samples before the median */
+#define NFSWB_EST_BUSY_PCT	50	/* io_ticks share of wall time */
+#define NFSWB_EST_MIN_BYTES	(64ull << 10)	/* written in the interval */
+/* Faster than this is a counter glitch, not a device (1 TiB/s). */
+#define NFSWB_EST_PLAUSIBLE_BW	(1ull << 40)
 
 struct nfswb_estimator_params {
 	uint64_t fixed_bw;	/* bytes/s; non-zero disables estimation */
@@ -37,16 +55,42 @@ struct nfswb_estimator {
 	uint64_t window_ms[NFSWB_EST_WINDOW];	/* when each was learned */
 	unsigned int nwindow, head;
 	uint64_t estimate;			/* bytes/s, clamped */
-	uint64_t busy_samples, skipped_samples;
+	uint64_t last_rate;			/* newest busy interval, raw */
+	uint64_t busy_samples, idle_samples, skipped_samples;
 	bool learned;				/* left cold start */
 };
 
+/**
+ * nfswb_estimator_init - start cold.
+ * @e: the estimator
+ * @p: parameters, copied; NULL for all defaults
+ *
+ * A max_bw below min_bw is raised to min_bw (the configuration parser
+ * rejects such a pair; this keeps the estimator total).
+ */
 void nfswb_estimator_init(struct nfswb_estimator *e,
 			  const struct nfswb_estimator_params *p);
-/* Feed one sample taken at @now_ms (monotonic). */
+
+/**
+ * nfswb_estimator_sample - feed one sample.
+ * @e: the estimator
+ * @now_ms: when @s was read, on a monotonic clock
+ * @s: the device's counters
+ *
+ * The first sample only sets the baseline.  A sample not later than the
+ * previous one, or whose counters went back (a reset), is counted in
+ * skipped_samples and becomes the new baseline.
+ */
 void nfswb_estimator_sample(struct nfswb_estimator *e, uint64_t now_ms,
 			    const struct nfswb_blkstat *s);
-/* Current estimate in bytes/s, always within [min, max] and > 0. */
+
+/**
+ * nfswb_estimator_bandwidth - the estimate in bytes/s.
+ * @e: the estimator
+ *
+ * Return: fixed_bw when set (it is not clamped: the admin said so),
+ * otherwise a value within [min, max], never 0.
+ */
 uint64_t nfswb_estimator_bandwidth(const struct nfswb_estimator *e);
 
 #endif

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * estimator.c - per-device write bandwidth from /sys/block/DEV/stat.
+ *
+ * See estimator.h for the rule and doc/design.md for the reasons.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "estimator.h"
+
+#define SECTOR_SIZE	512u
+/* io_ticks and jiffies sampling may run a little ahead of our clock. */
+#define TICKS_SLACK_MS	50u
+
+static uint64_t clamp_bw(const struct nfswb_estimator *e, uint64_t bw)
+{
+	uint64_t lo = e->p.min_bw, hi = e->p.max_bw;
+
+	if (bw < lo)
+		return lo;
+	if (hi && bw > hi)
+		return hi;
+	return bw;
+}
+
+void nfswb_estimator_init(struct nfswb_estimator *e,
+			  const struct nfswb_estimator_params *p)
+{
+	memset(e, 0, sizeof(*e));
+	if (p)
+		e->p = *p;
+	if (!e->p.min_bw)
+		e->p.min_bw = NFSWB_EST_DEFAULT_MIN;
+	if (e->p.max_bw && e->p.max_bw < e->p.min_bw)
+		e->p.max_bw = e->p.min_bw;
+	if (!e->p.initial_bw)
+		e->p.initial_bw = NFSWB_EST_DEFAULT_INITIAL;
+	e->estimate = e->p.fixed_bw ? e->p.fixed_bw
+				    : clamp_bw(e, e->p.initial_bw);
+}
+
+/*
+ * The increase of a counter between two samples.  The kernel prints the
+ * tick fields as 32-bit values (and the I/O counts as unsigned long, 32 bits
+ * on 32-bit kernels), so a counter that went back while both values fit in
+ * 32 bits may have wrapped.  The wrap is believed only if the difference
+ * modulo 2^32 is no more than @limit; anything else is a reset (device
+ * re-created, stats cleared) and the caller skips the interval.
+ */
+static bool counter_delta(uint64_t prev, uint64_t cur, uint64_t limit,
+			  uint64_t *delta)
+{
+	uint64_t d;
+
+	if (cur >= prev)
+		d = cur - prev;
+	else if (prev <= UINT32_MAX)
+		d = (uint32_t)(cur - prev);
+	else
+		return false;
+	if (d > limit)
+		return false;
+	*delta = d;
+	return true;
+}
+
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+static uint64_t median(const uint64_t *v, unsigned int n)
+{
+	uint64_t s[NFSWB_EST_WINDOW];
+	unsigned int i, j;
+
+	/* Insertion sort: at most 16 values, once per busy sample. */
+	for (i = 0; i < n; i++) {
+		uint64_t x = v[i];
+
+		for (j = i; j > 0 && s[j - 1] > x; j--)
+			s[j] = s[j - 1];
+		s[j] = x;
+	}
+	if (n & 1)
+		return s[n / 2];
+	/* Average without overflow. */
+	return s[n / 2 - 1] / 2 + s[n / 2] / 2 + (s[n / 2 - 1] & s[n / 2] & 1);
+}
+
+static void learn(struct nfswb_estimator *e, uint64_t now_ms, uint64_t rate)
+{
+	e->window[e->head] = rate;
+	e->window_ms[e->head] = now_ms;
+	e->head = (e->head + 1) % NFSWB_EST_WINDOW;
+	if (e->nwindow < NFSWB_EST_WINDOW)
+		e->nwindow++;
+	e->last_rate = rate;
+	e->busy_samples++;
+	if (e->busy_samples >= NFSWB_EST_COLD_SAMPLES)
+		e->learned = true;
+	if (e->learned)
+		e->estimate = clamp_bw(e, median(e->window, e->nwindow));
+}
+
+/*
+ * The time the device spent on writes: the busy time, apportioned by the
+ * request time of writes against reads and discards.  Request times are
+ * sums over concurrent requests, so this is a share of queue occupancy,
+ * which (Little's law) follows the share of the device's throughput.
+ * Without tick accounting, sectors decide the share.
+ */
+static uint64_t write_busy_ms(uint64_t busy, uint64_t wr_t, uint64_t other_t,
+			      uint64_t wr_sect, uint64_t other_sect)
+{
+	uint64_t num = wr_t, other = other_t, den;
+
+	if (!num && !other) {
+		num = wr_sect;
+		other = other_sect;
+	}
+	/* Only the ratio matters: keep num and den below 2^32. */
+	while (num > INT32_MAX || other > INT32_MAX) {
+		num >>= 1;
+		other >>= 1;
+	}
+	den = num + other;
+	if (!den || num < other)
+		return 0;	/* writes were not the main load */
+	return busy / den * num + busy % den * num / den;
+}
+
+void nfswb_estimator_sample(struct nfswb_estimator *e, uint64_t now_ms,
+			    const struct nfswb_blkstat *s)
+{
+	const struct nfswb_blkstat *p = &e->prev;
+	uint64_t dt, max_sect, max_ticks, max_rqt;
+	uint64_t dwr, drd, ddc, dbusy, dwr_t, drd_t, ddc_t, wbusy, bytes;
+
+	if (!e->have_prev)
+		goto rebase;
+	if (now_ms <= e->prev_ms) {
+		e->skipped_samples++;
+		goto rebase;
+	}
+	dt = now_ms - e->prev_ms;
+
+	/*
+	 * Plausibility limits for a wrapped counter: sectors no faster than
+	 * NFSWB_EST_PLAUSIBLE_BW, io_ticks no more than the wall time, and
+	 * request times (summed over up to 2^16 concurrent requests) no more
+	 * than 2^16 x the wall time.
+	 */
+	max_sect = mul_sat(dt, NFSWB_EST_PLAUSIBLE_BW / SECTOR_SIZE / 1000);
+	max_ticks = dt > UINT32_MAX ? UINT64_MAX : dt + TICKS_SLACK_MS;
+	max_rqt = mul_sat(max_ticks, 1u << 16);
+	if (!counter_delta(p->wr_sectors, s->wr_sectors, max_sect, &dwr) ||
+	    !counter_delta(p->rd_sectors, s->rd_sectors, max_sect, &drd) ||
+	    !counter_delta(p->dc_sectors, s->dc_sectors, max_sect, &ddc) ||
+	    !counter_delta(p->io_ticks, s->io_ticks, max_ticks, &dbusy) ||
+	    !counter_delta(p->wr_ticks, s->wr_ticks, max_rqt, &dwr_t) ||
+	    !counter_delta(p->rd_ticks, s->rd_ticks, max_rqt, &drd_t) ||
+	    !counter_delta(p->dc_ticks, s->dc_ticks, max_rqt, &ddc_t)) {
+		e->skipped_samples++;
+		goto rebase;
+	}
+
+	/*
+	 * A device that does no io_ticks accounting but had requests in
+	 * flight at both ends of the interval was busy throughout.
+	 */
+	if (!dbusy && p->in_flight && s->in_flight)
+		dbusy = dt;
+	if (dbusy > dt)
+		dbusy = dt;
+
+	bytes = mul_sat(dwr, SECTOR_SIZE);
+	wbusy = write_busy_ms(dbusy, dwr_t, add_sat(drd_t, ddc_t), dwr,
+			      add_sat(drd, ddc));
+	if (bytes < NFSWB_EST_MIN_BYTES ||
+	    mul_sat(dbusy, 100) < mul_sat(dt, NFSWB_EST_BUSY_PCT) || !wbusy) {
+		e->idle_samples++;
+		goto rebase;
+	}
+	if (!e->p.fixed_bw)
+		learn(e, now_ms, mul_sat(bytes, 1000) / wbusy);
+	else
+		e->busy_samples++;
+
+rebase:
+	e->prev = *s;
+	e->prev_ms = now_ms;
+	e->have_prev = true;
+}
+
+uint64_t nfswb_estimator_bandwidth(const struct nfswb_estimator *e)
+{
+	return e->estimate;
+}

@@ -1,0 +1,475 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_estimator.c - the bandwidth estimator against a model device.
+ *
+ * The model writes at a set rate while busy, is busy a set fraction of
+ * each interval, and reports /sys/block/DEV/stat counters the way the
+ * kernel prints them: io_ticks in whole jiffies (HZ=250), tick fields as
+ * 32-bit values.  Samples come every 100 +- 5 ms of simulated time with
+ * +-10 % noise on the bytes written.  Everything is deterministic (fixed
+ * seeds); "time" below is simulated milliseconds, never the wall clock.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "estimator.h"
+#include "test.h"
+
+#define MiB		(1024.0 * 1024.0)
+#define JIFFY_MS	4.0	/* HZ=250 */
+
+struct model {
+	uint64_t rng;
+	uint64_t now_ms;
+	bool kernel32;		/* sectors and I/O counts are 32-bit too */
+	bool no_io_ticks;	/* driver without io_ticks accounting */
+	double noise;		/* relative noise on bytes, e.g. 0.10 */
+	double io_ticks, wr_ticks, rd_ticks;	/* exact, ms */
+	double wr_sect, rd_sect;
+	uint64_t tick_base;	/* added to every tick field (wrap tests) */
+	uint64_t sect_base;
+	struct nfswb_blkstat st;
+};
+
+static uint64_t xorshift(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* Uniform in [-1, 1]. */
+static double unit_noise(uint64_t *s)
+{
+	return (double)(xorshift(s) % 2001) / 1000.0 - 1.0;
+}
+
+static void model_init(struct model *m, uint64_t seed)
+{
+	memset(m, 0, sizeof(*m));
+	m->rng = seed * 2654435761u + 1;
+	m->noise = 0.10;
+	m->now_ms = 1000000;
+}
+
+/*
+ * One interval: busy for @busy of it, of which @read_share went to reads;
+ * writes move @rate bytes/s while they run.
+ */
+static void model_step(struct model *m, double rate, double busy,
+		       double read_share)
+{
+	uint64_t dt = 95 + xorshift(&m->rng) % 11;
+	double busy_ms = busy * (double)dt;
+	double write_ms = busy_ms * (1.0 - read_share);
+	double bytes = rate * write_ms / 1000.0 *
+		       (1.0 + m->noise * unit_noise(&m->rng));
+	unsigned int depth = 1 + (unsigned int)(xorshift(&m->rng) % 32);
+	uint64_t mask32 = UINT32_MAX;
+
+	m->now_ms += dt;
+	m->io_ticks += busy_ms;
+	m->wr_ticks += write_ms * depth;
+	m->rd_ticks += (busy_ms - write_ms) * depth;
+	m->wr_sect += bytes / 512.0;
+	m->rd_sect += rate * (busy_ms - write_ms) / 1000.0 / 512.0;
+
+	/* The kernel prints jiffies_to_msecs(io_ticks) as %u. */
+	m->st.io_ticks = m->no_io_ticks ? 0 :
+		(m->tick_base + (uint64_t)(m->io_ticks / JIFFY_MS) * 4) &
+		mask32;
+	m->st.wr_ticks = (m->tick_base + (uint64_t)m->wr_ticks) & mask32;
+	m->st.rd_ticks = (m->tick_base + (uint64_t)m->rd_ticks) & mask32;
+	m->st.wr_sectors = m->sect_base + (uint64_t)m->wr_sect;
+	m->st.rd_sectors = m->sect_base + (uint64_t)m->rd_sect;
+	if (m->kernel32) {
+		m->st.wr_sectors &= mask32;
+		m->st.rd_sectors &= mask32;
+	}
+	m->st.in_flight = busy > 0 ? depth : 0;
+	m->st.nfields = 17;
+}
+
+static void feed(struct nfswb_estimator *e, struct model *m, double rate,
+		 double busy, double read_share)
+{
+	model_step(m, rate, busy, read_share);
+	nfswb_estimator_sample(e, m->now_ms, &m->st);
+}
+
+static double est_mib(const struct nfswb_estimator *e)
+{
+	return (double)nfswb_estimator_bandwidth(e) / MiB;
+}
+
+static bool within(const struct nfswb_estimator *e, double rate, double tol)
+{
+	double bw = (double)nfswb_estimator_bandwidth(e);
+
+	return bw >= rate * (1.0 - tol) && bw <= rate * (1.0 + tol);
+}
+
+/*
+ * Run @secs of simulated time at @rate with a busy fraction drawn from
+ * [@busy_lo, 1]; return the time from the start of the run until the
+ * estimate entered +-10 % of @rate for good, or UINT64_MAX if it never did.
+ */
+static uint64_t run_phase(struct nfswb_estimator *e, struct model *m,
+			  double rate, double busy_lo, unsigned int secs)
+{
+	uint64_t start = m->now_ms, settled = UINT64_MAX;
+
+	while (m->now_ms - start < secs * 1000ull) {
+		double busy = busy_lo + (1.0 - busy_lo) *
+			      (double)(xorshift(&m->rng) % 1001) / 1000.0;
+
+		feed(e, m, rate, busy, 0.0);
+		if (!within(e, rate, 0.10))
+			settled = UINT64_MAX;
+		else if (settled == UINT64_MAX)
+			settled = m->now_ms - start;
+	}
+	return settled;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+#define NSEEDS 25
+
+struct step_case {
+	const char *name;
+	double from, to;	/* MiB/s */
+	double busy_lo;
+};
+
+static const struct step_case steps[] = {
+	{ "step up 50 -> 200 MiB/s", 50, 200, 0.6 },
+	{ "step down 200 -> 50 MiB/s", 200, 50, 0.6 },
+	{ "step up 20 -> 1000 MiB/s (NVMe-like)", 20, 1000, 0.6 },
+	{ "step down 500 -> 8 MiB/s", 500, 8, 0.6 },
+	{ "small step 100 -> 125 MiB/s, busy 50-100 %", 100, 125, 0.5 },
+};
+
+static void test_steps(void)
+{
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		const struct step_case *c = &steps[i];
+		uint64_t t[NSEEDS];
+
+		for (unsigned int seed = 0; seed < NSEEDS; seed++) {
+			struct nfswb_estimator e;
+			struct model m;
+
+			model_init(&m, seed + 1);
+			nfswb_estimator_init(&e, NULL);
+			run_phase(&e, &m, c->from * MiB, c->busy_lo, 10);
+			T_CHECK(within(&e, c->from * MiB, 0.10),
+				"%s seed %u: %.1f MiB/s before the step",
+				c->name, seed, est_mib(&e));
+			t[seed] = run_phase(&e, &m, c->to * MiB, c->busy_lo,
+					    10);
+			T_CHECK(t[seed] <= 2000,
+				"%s seed %u: converged after %" PRIu64 " ms",
+				c->name, seed, t[seed]);
+		}
+		qsort(t, NSEEDS, sizeof(t[0]), cmp_u64);
+		printf("%-45s simulated convergence to +-10%%: median %" PRIu64
+		       " ms, max %" PRIu64 " ms (%d seeds)\n", c->name,
+		       t[NSEEDS / 2], t[NSEEDS - 1], NSEEDS);
+	}
+}
+
+static void learn_steady(struct nfswb_estimator *e, struct model *m,
+			 double rate, unsigned int secs)
+{
+	run_phase(e, m, rate, 0.7, secs);
+}
+
+/* Cold start: initial_bw until NFSWB_EST_COLD_SAMPLES busy samples. */
+static void test_cold_start(void)
+{
+	struct nfswb_estimator_params p = { .initial_bw = 10 << 20 };
+	struct nfswb_estimator e;
+	struct model m;
+
+	nfswb_estimator_init(&e, NULL);
+	T_CHECK(nfswb_estimator_bandwidth(&e) == NFSWB_EST_DEFAULT_INITIAL,
+		"default initial %.1f MiB/s", est_mib(&e));
+
+	model_init(&m, 7);
+	nfswb_estimator_init(&e, &p);
+	feed(&e, &m, 200 * MiB, 1.0, 0.0);	/* baseline only */
+	for (int i = 0; i < NFSWB_EST_COLD_SAMPLES - 1; i++) {
+		feed(&e, &m, 200 * MiB, 1.0, 0.0);
+		T_CHECK(nfswb_estimator_bandwidth(&e) == 10 << 20 && !e.learned,
+			"busy sample %d: %.1f MiB/s during cold start", i + 1,
+			est_mib(&e));
+	}
+	feed(&e, &m, 200 * MiB, 1.0, 0.0);
+	T_CHECK(e.learned && within(&e, 200 * MiB, 0.10),
+		"after %d busy samples: %.1f MiB/s", NFSWB_EST_COLD_SAMPLES,
+		est_mib(&e));
+
+	/* Idle samples do not count towards leaving the cold start. */
+	model_init(&m, 8);
+	nfswb_estimator_init(&e, &p);
+	for (int i = 0; i < 600; i++)
+		feed(&e, &m, 200 * MiB, 0.0, 0.0);
+	T_CHECK(!e.learned && nfswb_estimator_bandwidth(&e) == 10 << 20,
+		"a minute idle left cold start: %.1f MiB/s", est_mib(&e));
+}
+
+/* Idle time never decays the estimate, nor do trickles and reads. */
+static void test_idle(void)
+{
+	struct nfswb_estimator e;
+	struct model m;
+	uint64_t before;
+
+	model_init(&m, 3);
+	nfswb_estimator_init(&e, NULL);
+	learn_steady(&e, &m, 150 * MiB, 5);
+	before = nfswb_estimator_bandwidth(&e);
+
+	for (int i = 0; i < 600; i++)		/* 60 s idle */
+		feed(&e, &m, 150 * MiB, 0.0, 0.0);
+	T_CHECK(nfswb_estimator_bandwidth(&e) == before,
+		"60 s idle: %.1f -> %.1f MiB/s", (double)before / MiB,
+		est_mib(&e));
+
+	/* A journal commit now and then: busy 2-20 % of an interval. */
+	for (int i = 0; i < 600; i++)
+		feed(&e, &m, 150 * MiB, (i % 50) ? 0.0 : 0.2, 0.0);
+	T_CHECK(nfswb_estimator_bandwidth(&e) == before,
+		"60 s of trickle writes: %.1f -> %.1f MiB/s",
+		(double)before / MiB, est_mib(&e));
+
+	/* Busy reading, hardly writing: nothing to learn about writes. */
+	for (int i = 0; i < 100; i++)
+		feed(&e, &m, 150 * MiB, 1.0, 0.9);
+	T_CHECK(nfswb_estimator_bandwidth(&e) == before,
+		"10 s of reads: %.1f -> %.1f MiB/s", (double)before / MiB,
+		est_mib(&e));
+	printf("%-45s %.1f MiB/s unchanged after 60 s idle, 60 s trickle, "
+	       "10 s reads\n", "idle gaps", (double)before / MiB);
+}
+
+/* Writes mixed with 30 % reads still teach the write rate. */
+static void test_mixed(void)
+{
+	struct nfswb_estimator e;
+	struct model m;
+
+	model_init(&m, 4);
+	nfswb_estimator_init(&e, NULL);
+	for (int i = 0; i < 30; i++)
+		feed(&e, &m, 80 * MiB, 0.9, 0.3);
+	T_CHECK(within(&e, 80 * MiB, 0.10), "30 %% reads: %.1f MiB/s",
+		est_mib(&e));
+}
+
+/* A 300 ms burst at 10x (a write cache absorbing it) changes nothing. */
+static void test_burst(void)
+{
+	const double rate = 100 * MiB;
+	struct nfswb_estimator e;
+	struct model m;
+	double worst = 0;
+
+	for (unsigned int seed = 1; seed <= NSEEDS; seed++) {
+		model_init(&m, seed);
+		nfswb_estimator_init(&e, NULL);
+		learn_steady(&e, &m, rate, 5);
+		for (int i = 0; i < 40; i++) {
+			bool burst = i >= 10 && i < 13;
+
+			feed(&e, &m, burst ? 10 * rate : rate, 0.8, 0.0);
+			T_CHECK(within(&e, rate, 0.10),
+				"seed %u sample %d: %.1f MiB/s", seed, i,
+				est_mib(&e));
+			if (est_mib(&e) / (rate / MiB) - 1.0 > worst)
+				worst = est_mib(&e) / (rate / MiB) - 1.0;
+		}
+		/* The same burst right after an idle gap. */
+		for (int i = 0; i < 100; i++)
+			feed(&e, &m, rate, 0.0, 0.0);
+		for (int i = 0; i < 3; i++)
+			feed(&e, &m, 10 * rate, 1.0, 0.0);
+		T_CHECK(within(&e, rate, 0.10),
+			"seed %u: burst after idle: %.1f MiB/s", seed,
+			est_mib(&e));
+	}
+	printf("%-45s worst deviation %.1f %% (%d seeds)\n",
+	       "300 ms burst at 10x", worst * 100, NSEEDS);
+}
+
+/*
+ * Tick fields wrap at 2^32 on every kernel; on 32-bit kernels the counts
+ * may too.  Neither may produce a wild estimate or a skipped interval.
+ */
+static void test_wrap(void)
+{
+	struct nfswb_estimator e;
+	struct model m;
+
+	model_init(&m, 5);
+	m.kernel32 = true;
+	m.tick_base = UINT32_MAX - 3000;	/* wraps after ~3 s busy */
+	m.sect_base = UINT32_MAX - 1000000;	/* wraps after ~500 MB */
+	nfswb_estimator_init(&e, NULL);
+	learn_steady(&e, &m, 200 * MiB, 2);
+	for (int i = 0; i < 100; i++) {
+		feed(&e, &m, 200 * MiB, 0.9, 0.0);
+		T_CHECK(within(&e, 200 * MiB, 0.10), "sample %d: %.1f MiB/s",
+			i, est_mib(&e));
+	}
+	T_CHECK(m.st.io_ticks < 100000 && m.st.wr_sectors < 10000000,
+		"the counters did not wrap: io_ticks %" PRIu64, m.st.io_ticks);
+	T_CHECK(e.skipped_samples == 0, "%" PRIu64 " intervals skipped",
+		e.skipped_samples);
+}
+
+/* Counters back to zero (device re-created): skip, keep, learn on. */
+static void test_reset(void)
+{
+	struct nfswb_estimator e;
+	struct model m;
+	uint64_t busy_before, before;
+
+	model_init(&m, 6);
+	nfswb_estimator_init(&e, NULL);
+	learn_steady(&e, &m, 120 * MiB, 3);
+	before = nfswb_estimator_bandwidth(&e);
+	busy_before = e.busy_samples;
+
+	m.io_ticks = m.wr_ticks = m.rd_ticks = m.wr_sect = m.rd_sect = 0;
+	feed(&e, &m, 120 * MiB, 0.9, 0.0);
+	T_CHECK(e.skipped_samples == 1, "reset not detected");
+	T_CHECK(nfswb_estimator_bandwidth(&e) == before,
+		"reset moved the estimate to %.1f MiB/s", est_mib(&e));
+	for (int i = 0; i < 20; i++)
+		feed(&e, &m, 120 * MiB, 0.9, 0.0);
+	T_CHECK(e.busy_samples == busy_before + 20,
+		"learning did not resume after the reset");
+	T_CHECK(within(&e, 120 * MiB, 0.10), "after reset: %.1f MiB/s",
+		est_mib(&e));
+
+	/* A sample not later than the previous one is skipped. */
+	before = nfswb_estimator_bandwidth(&e);
+	nfswb_estimator_sample(&e, m.now_ms, &m.st);
+	T_CHECK(e.skipped_samples == 2 && nfswb_estimator_bandwidth(&e) ==
+		before, "repeated timestamp");
+}
+
+static void test_fixed(void)
+{
+	struct nfswb_estimator_params p = { .fixed_bw = 123 << 20 };
+	struct nfswb_estimator e;
+	struct model m;
+
+	model_init(&m, 9);
+	nfswb_estimator_init(&e, &p);
+	T_CHECK(nfswb_estimator_bandwidth(&e) == 123 << 20, "fixed at start");
+	learn_steady(&e, &m, 400 * MiB, 5);
+	T_CHECK(nfswb_estimator_bandwidth(&e) == 123 << 20,
+		"fixed moved to %.1f MiB/s", est_mib(&e));
+
+	/* Fixed below the default floor: the admin's value stands. */
+	p.fixed_bw = 1 << 20;
+	nfswb_estimator_init(&e, &p);
+	T_CHECK(nfswb_estimator_bandwidth(&e) == 1 << 20,
+		"fixed 1 MiB/s reads %.1f", est_mib(&e));
+}
+
+struct clamp_case {
+	const char *name;
+	struct nfswb_estimator_params p;
+	double device;		/* MiB/s, 0: stay cold */
+	uint64_t expect;	/* bytes/s */
+};
+
+static const struct clamp_case clamps[] = {
+	{ "below min", { .min_bw = 50 << 20 }, 20, 50 << 20 },
+	{ "above max", { .max_bw = 100 << 20 }, 300, 100 << 20 },
+	{ "default floor", { 0 }, 1, NFSWB_EST_DEFAULT_MIN },
+	{ "initial above max", { .max_bw = 16 << 20, .initial_bw = 1ull << 30 },
+	  0, 16 << 20 },
+	{ "initial below min", { .min_bw = 64 << 20 }, 0, 64 << 20 },
+	{ "max below min is raised to min",
+	  { .min_bw = 64 << 20, .max_bw = 8 << 20 }, 300, 64 << 20 },
+};
+
+static void test_clamps(void)
+{
+	for (size_t i = 0; i < sizeof(clamps) / sizeof(clamps[0]); i++) {
+		const struct clamp_case *c = &clamps[i];
+		struct nfswb_estimator e;
+		struct model m;
+
+		model_init(&m, 10 + i);
+		nfswb_estimator_init(&e, &c->p);
+		if (c->device > 0)
+			learn_steady(&e, &m, c->device * MiB, 3);
+		T_CHECK(nfswb_estimator_bandwidth(&e) == c->expect,
+			"%s: %.2f MiB/s", c->name, est_mib(&e));
+	}
+}
+
+/* A driver without io_ticks accounting but with requests in flight. */
+static void test_no_io_ticks(void)
+{
+	struct nfswb_estimator e;
+	struct model m;
+
+	model_init(&m, 11);
+	m.no_io_ticks = true;
+	nfswb_estimator_init(&e, NULL);
+	for (int i = 0; i < 20; i++)
+		feed(&e, &m, 60 * MiB, 1.0, 0.0);
+	T_CHECK(within(&e, 60 * MiB, 0.10), "no io_ticks: %.1f MiB/s",
+		est_mib(&e));
+}
+
+/* Absurd inputs: no crash, no UBSan report, a value within the clamps. */
+static void test_absurd(void)
+{
+	struct nfswb_estimator e;
+	struct nfswb_blkstat s = { .nfields = 17 };
+
+	nfswb_estimator_init(&e, NULL);
+	nfswb_estimator_sample(&e, 1, &s);
+	s.wr_sectors = UINT64_MAX / 2;
+	s.io_ticks = UINT32_MAX;
+	s.wr_ticks = UINT64_MAX;
+	nfswb_estimator_sample(&e, UINT64_MAX, &s);
+	s.wr_sectors = UINT64_MAX;
+	nfswb_estimator_sample(&e, 0, &s);
+	T_CHECK(nfswb_estimator_bandwidth(&e) >= NFSWB_EST_DEFAULT_MIN,
+		"absurd: %.1f MiB/s", est_mib(&e));
+}
+
+int main(void)
+{
+	test_cold_start();
+	test_steps();
+	test_idle();
+	test_mixed();
+	test_burst();
+	test_wrap();
+	test_reset();
+	test_fixed();
+	test_clamps();
+	test_no_io_ticks();
+	test_absurd();
+	return t_result();
+}
