@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * conf.c - nfswbd's own settings.
+ *
+ * As in nfs-utils, a value on the command line wins over the [nfswbd]
+ * section of nfs.conf, which wins over the built-in default.  The export
+ * option defaults in [nfswbd] (mode, background-time, ...) are read by
+ * the library (nfswb_nfsconf_daemon_defaults) so that every tool agrees
+ * on them; the keys below only concern the daemon itself.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nfsconf.h"
+#include "nfswbd.h"
+#include "units.h"
+
+#define SECTION "nfswbd"
+
+static char *xstrdup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static const char *conf_get(const struct nfswb_nfsconf *nc, const char *tag)
+{
+	return nc ? nfswb_nfsconf_get(nc, SECTION, tag) : NULL;
+}
+
+static int conf_duration(const struct nfswb_nfsconf *nc, const char *file,
+			 const char *tag, uint64_t *ms, struct nfswb_diag *diag)
+{
+	const char *v = conf_get(nc, tag);
+	const char *why;
+
+	if (!v)
+		return 0;
+	if (nfswb_parse_duration_ms(v, ms, &why) < 0) {
+		nfswb_diag_add(diag, file, 0, "[%s] %s = %s: %s", SECTION, tag,
+			       v, why);
+		return -1;
+	}
+	return 0;
+}
+
+static int conf_uint(const struct nfswb_nfsconf *nc, const char *file,
+		     const char *tag, unsigned int *out,
+		     struct nfswb_diag *diag)
+{
+	const char *v = conf_get(nc, tag);
+	unsigned long n;
+	char *end;
+
+	if (!v)
+		return 0;
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (errno || end == v || *end || n == 0 || n > 1u << 24) {
+		nfswb_diag_add(diag, file, 0,
+			       "[%s] %s = %s: expected a count from 1 to %u",
+			       SECTION, tag, v, 1u << 24);
+		return -1;
+	}
+	*out = n;
+	return 0;
+}
+
+static int check_interval(uint64_t ms, const char *file, const char *what,
+			  struct nfswb_diag *diag)
+{
+	if (ms >= NFSWBD_MIN_INTERVAL_MS && ms <= NFSWBD_MAX_INTERVAL_MS)
+		return 0;
+	nfswb_diag_add(diag, file, 0,
+		       "%s: interval must be between %ums and %ums", what,
+		       NFSWBD_MIN_INTERVAL_MS, NFSWBD_MAX_INTERVAL_MS);
+	return -1;
+}
+
+/**
+ * nfswbd_settings_load - combine the command line, nfs.conf and built-ins.
+ * @cl: the parsed command line
+ * @s: filled; free with nfswbd_settings_free() even on failure
+ * @defaults: export option defaults, from built-ins and [nfswbd]
+ * @diag: every problem found
+ *
+ * Returns 0, or -1 when @diag holds errors.
+ */
+int nfswbd_settings_load(const struct nfswbd_cmdline *cl,
+			 struct nfswbd_settings *s,
+			 struct nfswb_export_opts *defaults,
+			 struct nfswb_diag *diag)
+{
+	struct nfswb_nfsconf *nc = NULL;
+	const char *conf_file;
+	const char *v;
+	size_t errors = diag->count;
+
+	memset(s, 0, sizeof(*s));
+	nfswb_export_opts_default(defaults);
+
+	conf_file = cl->nfs_conf ? cl->nfs_conf : NFSWB_NFS_CONF;
+	s->nfs_conf = strdup(conf_file);
+	/*
+	 * A broken nfs.conf is reported, and the rest is still checked so
+	 * that one run lists every problem.
+	 */
+	if (nfswb_nfsconf_load(conf_file, &nc, diag) < 0)
+		nc = NULL;
+	if (nc)
+		nfswb_nfsconf_daemon_defaults(nc, conf_file, defaults, diag);
+
+	/* Exports: with -c only that file, unless --exports-dir says more. */
+	if (cl->exports_file) {
+		s->exports_file = strdup(cl->exports_file);
+		s->exports_required = true;
+		s->exports_dir = xstrdup_or_null(cl->exports_dir);
+	} else {
+		s->exports_file = strdup(NFSWB_EXPORTS_FILE);
+		s->exports_required = false;
+		s->exports_dir = strdup(cl->exports_dir_given ?
+					cl->exports_dir : NFSWB_EXPORTS_DIR);
+	}
+
+	v = conf_get(nc, "state-dir");
+	s->state_dir = strdup(cl->state_dir ? cl->state_dir :
+			      v ? v : NFSWB_STATEDIR);
+	s->sysroot = strdup(cl->sysroot ? cl->sysroot : "");
+
+	s->interval_ms = NFSWBD_DEFAULT_INTERVAL_MS;
+	if (cl->interval_ms) {
+		s->interval_ms = cl->interval_ms;
+		check_interval(s->interval_ms, "command line", "--interval",
+			       diag);
+	} else if (conf_duration(nc, conf_file, "interval", &s->interval_ms,
+				 diag) == 0) {
+		check_interval(s->interval_ms, conf_file,
+			       "[" SECTION "] interval", diag);
+	}
+
+	s->max_files = NFSWBD_DEFAULT_MAX_FILES;
+	conf_uint(nc, conf_file, "max-files", &s->max_files, diag);
+	s->use_io_uring = nc ? nfswb_nfsconf_get_bool(nc, SECTION, "io-uring",
+						      true) : true;
+
+	s->verbose = cl->verbose;
+	if (!s->verbose && nc && nfswb_nfsconf_get_bool(nc, SECTION, "verbose",
+							false))
+		s->verbose = 1;
+	s->foreground = cl->foreground;
+	s->dry_run = cl->dry_run;
+	s->once = cl->once;
+
+	if (!s->nfs_conf || !s->exports_file || !s->state_dir ||
+	    !s->sysroot || (s->exports_dir == NULL &&
+			    (cl->exports_dir || !cl->exports_file)))
+		nfswb_diag_add(diag, "nfswbd", 0, "out of memory");
+	if (nc)
+		nfswb_nfsconf_free(nc);
+	return diag->count > errors ? -1 : 0;
+}
+
+void nfswbd_settings_free(struct nfswbd_settings *s)
+{
+	free((char *)s->exports_file);
+	free((char *)s->exports_dir);
+	free((char *)s->nfs_conf);
+	free((char *)s->state_dir);
+	free((char *)s->sysroot);
+	memset(s, 0, sizeof(*s));
+}

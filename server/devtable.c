@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * devtable.c - configured exports grouped by the device they write to.
+ *
+ * Writeback is per bdi, so the daemon keeps one state per bdi: one
+ * estimator, one decision, one set of mechanisms.  Several exports on one
+ * bdi share it; their options are combined by nfswb_export_opts_merge()
+ * (see nfswb.exports(5)).  A table is built completely, or not at all,
+ * so that a reload with a broken file leaves the running table alone.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "etab.h"
+#include "log.h"
+#include "nfswbd.h"
+#include "restore.h"
+
+static struct nfswbd_dev *table_find(struct nfswbd_table *t, const char *bdi)
+{
+	for (size_t i = 0; i < t->ndevs; i++)
+		if (!strcmp(t->devs[i].id.bdi, bdi))
+			return &t->devs[i];
+	return NULL;
+}
+
+static int dev_add_export(struct nfswbd_dev *d, const struct nfswb_export *e)
+{
+	const struct nfswb_export **ex;
+	const char **paths;
+
+	ex = realloc(d->exports, (d->nexports + 1) * sizeof(*ex));
+	if (!ex)
+		return -1;
+	d->exports = ex;
+	paths = realloc(d->paths, (d->nexports + 1) * sizeof(*paths));
+	if (!paths)
+		return -1;
+	d->paths = paths;
+	d->exports[d->nexports] = e;
+	d->paths[d->nexports] = e->path;
+	d->nexports++;
+	return 0;
+}
+
+static bool probe(const struct nfswb_mech *m, const char *sysroot,
+		  char *why, size_t len)
+{
+	why[0] = '\0';
+	if (m->probe(sysroot, why, len) == 0)
+		return true;
+	if (!why[0])
+		snprintf(why, len, "not supported by this kernel");
+	return false;
+}
+
+/*
+ * Turn the configured mode into mechanisms this kernel has.  Only auto
+ * falls back; a mode asked for by name that cannot work is an error, as
+ * the admin would otherwise believe it active.
+ */
+static void dev_resolve_mode(const char *sysroot, struct nfswbd_dev *d,
+			     struct nfswb_diag *diag)
+{
+	const struct nfswb_export *first = d->exports[0];
+	enum nfswb_mode mode = d->opts.mode;
+	bool want_limit = d->opts.commit_target_ms != 0;
+	char why[200];
+
+	d->use_kernel = d->use_files = d->use_limit = false;
+	d->mode_why[0] = '\0';
+
+	switch (mode) {
+	case NFSWB_MODE_OFF:
+		d->effective = NFSWB_MODE_OFF;
+		snprintf(d->mode_why, sizeof(d->mode_why), "mode=off");
+		return;
+	case NFSWB_MODE_KERNEL:
+	case NFSWB_MODE_FILES:
+	case NFSWB_MODE_LIMIT: {
+		const struct nfswb_mech *m =
+			mode == NFSWB_MODE_KERNEL ? &nfswb_mech_kernel :
+			mode == NFSWB_MODE_FILES ? &nfswb_mech_files :
+			&nfswb_mech_limit;
+
+		if (!probe(m, sysroot, why, sizeof(why))) {
+			nfswb_diag_add(diag, first->file, first->line,
+				       "%s: mode=%s is not available on this kernel: %s",
+				       first->path, nfswb_mode_name(mode), why);
+			return;
+		}
+		d->effective = mode;
+		d->use_kernel = mode == NFSWB_MODE_KERNEL;
+		d->use_files = mode == NFSWB_MODE_FILES;
+		d->use_limit = mode == NFSWB_MODE_LIMIT;
+		snprintf(d->mode_why, sizeof(d->mode_why), "configured");
+		break;
+	}
+	case NFSWB_MODE_AUTO:
+		if (probe(&nfswb_mech_kernel, sysroot, why, sizeof(why))) {
+			d->effective = NFSWB_MODE_KERNEL;
+			d->use_kernel = true;
+			snprintf(d->mode_why, sizeof(d->mode_why),
+				 "per-bdi dirty_background_time present");
+		} else {
+			char fwhy[200];
+
+			if (probe(&nfswb_mech_files, sysroot, fwhy,
+				  sizeof(fwhy))) {
+				d->effective = NFSWB_MODE_FILES;
+				d->use_files = true;
+				snprintf(d->mode_why, sizeof(d->mode_why),
+					 "kernel mode unavailable: %s", why);
+			} else {
+				d->effective = want_limit ? NFSWB_MODE_LIMIT :
+					       NFSWB_MODE_OFF;
+				snprintf(d->mode_why, sizeof(d->mode_why),
+					 "kernel mode unavailable: %s; files mode unavailable: %s",
+					 why, fwhy);
+			}
+		}
+		break;
+	}
+
+	if (want_limit && !d->use_limit) {
+		if (probe(&nfswb_mech_limit, sysroot, why, sizeof(why))) {
+			d->use_limit = true;
+		} else {
+			nfswb_diag_add(diag, first->file, first->line,
+				       "%s: commit_target needs the limit mechanism, which is not available: %s",
+				       first->path, why);
+		}
+	}
+}
+
+/**
+ * nfswbd_table_build - load the exports and resolve them into devices.
+ * @s: settings (files, sysroot)
+ * @defaults: option defaults from nfs.conf
+ * @t: the new table; empty on failure
+ * @diag: every error, as FILE:LINE: reason
+ *
+ * Returns 0, or -1 with @diag holding every problem found.
+ */
+int nfswbd_table_build(const struct nfswbd_settings *s,
+		       const struct nfswb_export_opts *defaults,
+		       struct nfswbd_table *t, struct nfswb_diag *diag)
+{
+	size_t errors = diag->count;
+
+	memset(t, 0, sizeof(*t));
+	t->defaults = *defaults;
+	t->interval_ms = s->interval_ms;
+	t->max_files = s->max_files;
+	t->use_io_uring = s->use_io_uring;
+
+	if (nfswb_config_load(s->exports_file, s->exports_required,
+			      s->exports_dir, defaults, &t->cfg, diag) < 0)
+		goto fail;
+
+	/* Allocate for the worst case: every export on its own device. */
+	t->devs = calloc(t->cfg.count ? t->cfg.count : 1, sizeof(*t->devs));
+	if (!t->devs) {
+		nfswb_diag_add(diag, "nfswbd", 0, "out of memory");
+		goto fail;
+	}
+
+	for (size_t i = 0; i < t->cfg.count; i++) {
+		const struct nfswb_export *e = &t->cfg.exports[i];
+		struct nfswb_device_id id;
+		struct nfswbd_dev *d;
+		char err[512];
+
+		if (nfswb_resolve_device(s->sysroot, e->path, &id, err,
+					 sizeof(err)) < 0) {
+			nfswb_diag_add(diag, e->file, e->line, "%s", err);
+			continue;
+		}
+		d = table_find(t, id.bdi);
+		if (!d) {
+			d = &t->devs[t->ndevs++];
+			d->id = id;
+			d->opts = e->opts;
+		} else {
+			char why[256];
+
+			if (nfswb_export_opts_merge(&d->opts, &e->opts, why,
+						    sizeof(why)) < 0)
+				nfswb_diag_add(diag, e->file, e->line,
+					       "%s: shares bdi %s with %s (%s:%u): %s",
+					       e->path, id.bdi,
+					       d->exports[0]->path,
+					       d->exports[0]->file,
+					       d->exports[0]->line, why);
+		}
+		if (dev_add_export(d, e) < 0) {
+			nfswb_diag_add(diag, "nfswbd", 0, "out of memory");
+			goto fail;
+		}
+	}
+	if (diag->count > errors)
+		goto fail;
+
+	for (size_t i = 0; i < t->ndevs; i++) {
+		struct nfswbd_dev *d = &t->devs[i];
+		struct nfswb_estimator_params p = {
+			.fixed_bw = d->opts.bandwidth,
+			.min_bw = d->opts.min_bandwidth,
+			.max_bw = d->opts.max_bandwidth,
+		};
+
+		dev_resolve_mode(s->sysroot, d, diag);
+		nfswb_estimator_init(&d->est, &p);
+	}
+	if (diag->count > errors)
+		goto fail;
+	return 0;
+fail:
+	nfswbd_table_free(t);
+	return -1;
+}
+
+/**
+ * nfswbd_table_adopt_state - carry learned state across a reload.
+ * @next: the table about to take over
+ * @prev: the table in force
+ *
+ * A device that stays keeps its estimator window (with the new clamps),
+ * so a reload does not send it back to the cold-start estimate.
+ */
+void nfswbd_table_adopt_state(struct nfswbd_table *next,
+			      const struct nfswbd_table *prev)
+{
+	for (size_t i = 0; i < next->ndevs; i++) {
+		struct nfswbd_dev *d = &next->devs[i];
+		struct nfswb_estimator_params p = d->est.p;
+
+		for (size_t j = 0; j < prev->ndevs; j++) {
+			const struct nfswbd_dev *o = &prev->devs[j];
+
+			if (strcmp(o->id.bdi, d->id.bdi))
+				continue;
+			if (p.fixed_bw == o->est.p.fixed_bw) {
+				d->est = o->est;
+				d->est.p = p;
+			}
+			d->stat_ok = o->stat_ok;
+			break;
+		}
+	}
+}
+
+void nfswbd_table_free(struct nfswbd_table *t)
+{
+	for (size_t i = 0; i < t->ndevs; i++) {
+		free(t->devs[i].exports);
+		free(t->devs[i].paths);
+	}
+	free(t->devs);
+	nfswb_config_free(&t->cfg);
+	memset(t, 0, sizeof(*t));
+}
+
+/**
+ * nfswbd_etab_warn - compare the configuration with knfsd's export table.
+ * @sysroot: prefix for /proc and /var/lib/nfs
+ * @cfg: the configured exports
+ * @warn: called with a sentence for each export COMMIT will not benefit
+ * @arg: passed to @warn
+ *
+ * Nothing is reported when knfsd is not running (no table to compare).
+ * These are warnings: NFS-Ganesha exports are not in knfsd's table.
+ */
+void nfswbd_etab_warn(const char *sysroot, const struct nfswb_config *cfg,
+		      void (*warn)(const struct nfswb_export *e,
+				   const char *msg, void *arg),
+		      void *arg)
+{
+	struct nfswb_etab etab = { 0 };
+
+	if (nfswb_etab_load(sysroot, &etab) < 0)
+		return;
+	for (size_t i = 0; i < cfg->count; i++) {
+		const struct nfswb_export *e = &cfg->exports[i];
+		const struct nfswb_knfsd_export *k;
+
+		k = nfswb_etab_find(&etab, e->path);
+		if (!k)
+			warn(e, "is not exported by knfsd", arg);
+		else if (k->async)
+			warn(e, "is exported async: COMMIT does not sync it, so early writeback cannot shorten COMMITs",
+			     arg);
+	}
+	nfswb_etab_free(&etab);
+}

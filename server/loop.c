@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * loop.c - the daemon's one thread: a timerfd for the sampling interval,
+ * a signalfd for SIGHUP/SIGTERM/SIGINT and the mechanisms' own fds, all
+ * in one poll(2).  CLOCK_MONOTONIC throughout, so wall-clock steps never
+ * confuse the estimator.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "nfswbd.h"
+#include "units.h"
+
+struct loop {
+	struct nfswbd_settings *s;
+	const struct nfswbd_cmdline *cl;
+	struct nfswbd_table *t;
+	int sfd, tfd;
+	uint64_t last_status_ms;
+	bool stop;
+};
+
+uint64_t nfswbd_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void dev_sum_counters(struct nfswbd_dev *d)
+{
+	struct nfswb_mech_counters *sum = &d->counters;
+
+	memset(sum, 0, sizeof(*sum));
+	for (unsigned int i = 0; i < d->nmechs; i++) {
+		const struct nfswb_mech_counters *c = &d->mechs[i].md.c;
+
+		sum->events_seen += c->events_seen;
+		sum->events_ignored += c->events_ignored;
+		sum->files_tracked += c->files_tracked;
+		sum->files_evicted += c->files_evicted;
+		sum->kicks += c->kicks;
+		sum->bytes_kicked += c->bytes_kicked;
+		sum->inflight_bytes += c->inflight_bytes;
+		sum->cap_bytes += c->cap_bytes;
+		sum->cap_changes += c->cap_changes;
+		sum->knob_ms += c->knob_ms;
+		sum->errors += c->errors;
+	}
+}
+
+static void print_decision(const struct nfswbd_dev *d, bool to_stdout)
+{
+	const struct nfswb_policy_out *o = &d->decision;
+	const struct nfswb_estimator *e = &d->est;
+	char bw[32], dirty[32], target[32], kick[32], cap[32];
+
+	nfswb_format_rate(nfswb_estimator_bandwidth(e), bw, sizeof(bw));
+	nfswb_format_size(d->dirty_bytes, dirty, sizeof(dirty));
+	nfswb_format_size(o->target_bytes, target, sizeof(target));
+	nfswb_format_size(o->kick_bytes, kick, sizeof(kick));
+	if (o->cap_bytes)
+		nfswb_format_size(o->cap_bytes, cap, sizeof(cap));
+	else
+		snprintf(cap, sizeof(cap), "none");
+
+	if (to_stdout)
+		printf("dry-run: bdi %s (%s) mode %s: bandwidth %s (%s) dirty %s (%s) target %s -> kick %s, cap %s%s\n",
+		       d->id.bdi, d->id.blockdev, nfswb_mode_name(d->effective),
+		       bw, e->p.fixed_bw ? "fixed" : e->learned ? "learned" : "cold",
+		       dirty, nfswbd_dirty_source_name(d->dirty_source), target,
+		       kick, cap, o->cap_change ? " (change)" : "");
+	else
+		xlog(L_NOTICE, "dry-run: bdi %s (%s) mode %s: bandwidth %s (%s) dirty %s (%s) target %s -> kick %s, cap %s%s",
+		     d->id.bdi, d->id.blockdev, nfswb_mode_name(d->effective),
+		     bw, e->p.fixed_bw ? "fixed" : e->learned ? "learned" : "cold",
+		     dirty, nfswbd_dirty_source_name(d->dirty_source), target,
+		     kick, cap, o->cap_change ? " (change)" : "");
+}
+
+/*
+ * In a dry run, log a device's decision when it would act or differs
+ * from the last one logged, but at most once a second: at 10 samples a
+ * second anything more floods syslog.
+ */
+static void dry_run_log(struct nfswbd_dev *d, uint64_t now_ms)
+{
+	const struct nfswb_policy_out *o = &d->decision;
+	bool acts = o->kick_bytes || o->cap_change;
+	bool changed = !d->have_logged ||
+		       o->target_bytes != d->logged.target_bytes ||
+		       o->cap_bytes != d->logged.cap_bytes ||
+		       !o->kick_bytes != !d->logged.kick_bytes;
+
+	if (!acts && !changed)
+		return;
+	if (d->have_logged && now_ms - d->last_log_ms < NFSWBD_LOG_PERIOD_MS)
+		return;
+	print_decision(d, false);
+	d->logged = *o;
+	d->have_logged = true;
+	d->last_log_ms = now_ms;
+}
+
+static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
+		     struct nfswbd_dev *d, uint64_t now_ms)
+{
+	struct nfswb_policy_in in = { 0 };
+	struct nfswb_blkstat st;
+
+	if (nfswb_blkstat_read(d->id.stat_path, &st) == 0) {
+		nfswb_estimator_sample(&d->est, now_ms, &st);
+		if (!d->stat_ok)
+			xlog(L_DEBUG, "bdi %s: sampling %s", d->id.bdi,
+			     d->id.stat_path);
+		d->stat_ok = true;
+	} else if (d->stat_ok) {
+		xlog(L_WARNING, "bdi %s: cannot read %s: %m", d->id.bdi,
+		     d->id.stat_path);
+		d->stat_ok = false;
+	}
+
+	d->dirty_bytes = nfswbd_dirty_read(s->sysroot, d, &d->dirty_source);
+	dev_sum_counters(d);
+
+	if (d->effective == NFSWB_MODE_OFF) {
+		d->decided = false;
+		return;
+	}
+
+	in.now_ms = now_ms;
+	in.interval_ms = t->interval_ms;
+	in.nfs_dirty_bytes = d->dirty_bytes;
+	in.inflight_bytes = d->counters.inflight_bytes;
+	in.bandwidth = nfswb_estimator_bandwidth(&d->est);
+	in.background_time_ms = d->opts.background_time_ms;
+	in.commit_target_ms = d->opts.commit_target_ms;
+	/* A dry run pretends the caps it would have set are in force. */
+	in.cap_in_force = s->dry_run ? d->dry_cap : d->counters.cap_bytes;
+	nfswb_policy_decide(&in, &d->decision);
+	d->decided = true;
+	if (d->decision.cap_change)
+		d->dry_cap = d->decision.cap_bytes;
+
+	if (s->dry_run) {
+		if (!s->once)
+			dry_run_log(d, now_ms);
+		return;
+	}
+	for (unsigned int i = 0; i < d->nmechs; i++) {
+		struct nfswbd_mech_slot *m = &d->mechs[i];
+
+		if (m->attached && m->mech->apply(&m->md, &d->decision) < 0)
+			xlog(L_DEBUG, "bdi %s: %s: apply failed", d->id.bdi,
+			     m->mech->name);
+	}
+}
+
+/**
+ * nfswbd_tick - one sampling interval for every device.
+ */
+void nfswbd_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
+		 uint64_t now_ms)
+{
+	for (size_t i = 0; i < t->ndevs; i++)
+		dev_tick(s, t, &t->devs[i], now_ms);
+}
+
+/* Take the first sample so that the first interval has a delta. */
+static void prime(struct nfswbd_table *t, uint64_t now_ms)
+{
+	for (size_t i = 0; i < t->ndevs; i++) {
+		struct nfswbd_dev *d = &t->devs[i];
+		struct nfswb_blkstat st;
+
+		if (nfswb_blkstat_read(d->id.stat_path, &st) == 0) {
+			nfswb_estimator_sample(&d->est, now_ms, &st);
+			d->stat_ok = true;
+		} else {
+			xlog(L_WARNING, "bdi %s: cannot read %s: %m",
+			     d->id.bdi, d->id.stat_path);
+		}
+	}
+}
+
+static int arm_timer(int tfd, uint64_t interval_ms)
+{
+	struct itimerspec its = { 0 };
+
+	its.it_interval.tv_sec = interval_ms / 1000;
+	its.it_interval.tv_nsec = (interval_ms % 1000) * 1000000;
+	its.it_value = its.it_interval;
+	return timerfd_settime(tfd, 0, &its, NULL);
+}
+
+static void log_export_warning(const struct nfswb_export *e, const char *msg,
+			       void *arg)
+{
+	(void)arg;
+	xlog(L_WARNING, "%s:%u: %s %s", e->file, e->line, e->path, msg);
+}
+
+static void reload(struct loop *l)
+{
+	struct nfswb_diag diag = { 0 };
+	struct nfswb_export_opts defaults;
+	struct nfswbd_settings ns;
+	struct nfswbd_table nt;
+	const char *tmp;
+
+	xlog(L_NOTICE, "SIGHUP: reloading configuration");
+	if (nfswbd_settings_load(l->cl, &ns, &defaults, &diag) < 0 ||
+	    nfswbd_table_build(&ns, &defaults, &nt, &diag) < 0) {
+		for (size_t i = 0; i < diag.count; i++)
+			xlog(L_ERROR, "%s", diag.msgs[i]);
+		xlog(L_ERROR, "reload failed with %zu error(s); the previous configuration stays in force",
+		     diag.count);
+		nfswbd_settings_free(&ns);
+		nfswb_diag_clear(&diag);
+		return;
+	}
+	nfswb_diag_clear(&diag);
+	nfswbd_etab_warn(ns.sysroot, &nt.cfg, log_export_warning, NULL);
+
+	nfswbd_table_adopt_state(&nt, l->t);
+	if (!l->s->dry_run)
+		nfswbd_table_switch(l->t, &nt, l->s->sysroot);
+
+	/* The state directory holds the pid file: it cannot move. */
+	if (strcmp(ns.state_dir, l->s->state_dir))
+		xlog(L_WARNING, "state-dir changes take effect at restart");
+	tmp = ns.state_dir;
+	ns.state_dir = l->s->state_dir;
+	l->s->state_dir = tmp;
+	ns.dry_run = l->s->dry_run;
+	ns.once = l->s->once;
+	ns.foreground = l->s->foreground;
+	nfswbd_settings_free(l->s);
+	*l->s = ns;
+
+	nfswbd_table_free(l->t);
+	*l->t = nt;
+	if (arm_timer(l->tfd, l->t->interval_ms) < 0)
+		xlog(L_ERROR, "timerfd_settime: %m");
+	xlog(L_NOTICE, "configuration reloaded: %zu export(s) on %zu device(s)",
+	     l->t->cfg.count, l->t->ndevs);
+	l->last_status_ms = 0;
+}
+
+static void on_signal(struct loop *l)
+{
+	struct signalfd_siginfo si;
+
+	while (read(l->sfd, &si, sizeof(si)) == sizeof(si)) {
+		switch (si.ssi_signo) {
+		case SIGHUP:
+			reload(l);
+			break;
+		case SIGTERM:
+		case SIGINT:
+			xlog(L_NOTICE, "%s: exiting", strsignal(si.ssi_signo));
+			l->stop = true;
+			break;
+		}
+	}
+}
+
+static void on_timer(struct loop *l)
+{
+	uint64_t expirations, now;
+
+	if (read(l->tfd, &expirations, sizeof(expirations)) < 0)
+		return;
+	now = nfswbd_now_ms();
+	nfswbd_tick(l->s, l->t, now);
+	if (l->s->once) {
+		if (l->s->dry_run)
+			for (size_t i = 0; i < l->t->ndevs; i++)
+				if (l->t->devs[i].decided)
+					print_decision(&l->t->devs[i], true);
+		nfswbd_status_write(l->s, l->t, now);
+		l->stop = true;
+		return;
+	}
+	if (!l->last_status_ms ||
+	    now - l->last_status_ms >= NFSWBD_STATUS_PERIOD_MS) {
+		nfswbd_status_write(l->s, l->t, now);
+		l->last_status_ms = now;
+	}
+}
+
+/**
+ * nfswbd_run - serve until SIGTERM/SIGINT (or one interval with --once).
+ * @s: settings in force; a reload replaces them
+ * @cl: the command line, re-applied over nfs.conf on reload
+ * @t: the table in force; a reload replaces it
+ *
+ * Returns the exit status.
+ */
+int nfswbd_run(struct nfswbd_settings *s, const struct nfswbd_cmdline *cl,
+	       struct nfswbd_table *t)
+{
+	struct loop l = { .s = s, .cl = cl, .t = t, .sfd = -1, .tfd = -1 };
+	struct pollfd *pfds = NULL;
+	sigset_t mask;
+	int ret = 1;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGHUP);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0) {
+		xlog(L_ERROR, "sigprocmask: %m");
+		goto out;
+	}
+	l.sfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (l.sfd < 0) {
+		xlog(L_ERROR, "signalfd: %m");
+		goto out;
+	}
+	l.tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+	if (l.tfd < 0 || arm_timer(l.tfd, t->interval_ms) < 0) {
+		xlog(L_ERROR, "timerfd: %m");
+		goto out;
+	}
+
+	prime(t, nfswbd_now_ms());
+	while (!l.stop) {
+		size_t n = 2, cap = 2;
+		int rc;
+
+		for (size_t i = 0; i < t->ndevs; i++)
+			cap += t->devs[i].nmechs;
+		free(pfds);
+		pfds = calloc(cap, sizeof(*pfds));
+		if (!pfds) {
+			xlog(L_ERROR, "out of memory");
+			goto out;
+		}
+		pfds[0] = (struct pollfd){ .fd = l.sfd, .events = POLLIN };
+		pfds[1] = (struct pollfd){ .fd = l.tfd, .events = POLLIN };
+		for (size_t i = 0; i < t->ndevs; i++) {
+			struct nfswbd_dev *d = &t->devs[i];
+
+			for (unsigned int k = 0; k < d->nmechs; k++) {
+				struct nfswbd_mech_slot *m = &d->mechs[k];
+				int fd;
+
+				if (!m->attached || !m->mech->poll_fd)
+					continue;
+				fd = m->mech->poll_fd(&m->md);
+				if (fd >= 0)
+					pfds[n++] = (struct pollfd){
+						.fd = fd, .events = POLLIN };
+			}
+		}
+
+		rc = poll(pfds, n, -1);
+		if (rc < 0) {
+			if (errno == EINTR)
+				continue;
+			xlog(L_ERROR, "poll: %m");
+			goto out;
+		}
+		/* Mechanism input first: it is what the decisions count. */
+		for (size_t i = 2; i < n; i++)
+			if (pfds[i].revents)
+				nfswbd_mech_readable(t, pfds[i].fd);
+		if (pfds[0].revents)
+			on_signal(&l);
+		if (!l.stop && pfds[1].revents)
+			on_timer(&l);
+	}
+	ret = 0;
+out:
+	free(pfds);
+	if (l.tfd >= 0)
+		close(l.tfd);
+	if (l.sfd >= 0)
+		close(l.sfd);
+	return ret;
+}

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * nfswbd.h - state shared by the files of the nfswbd daemon.
+ *
+ *   nfswbd.c    main, command line, pid file, daemonising
+ *   conf.c      daemon settings from nfs.conf [nfswbd], loading exports
+ *   devtable.c  exports grouped by device, with merged options and mechanisms
+ *   dirty.c     how many dirty bytes a device holds, and where that came from
+ *   loop.c      the timerfd/signalfd/poll loop, reload, per-interval work
+ *   status.c    status.json
+ *   checkconf.c --check-config
+ */
+#ifndef NFSWBD_H
+#define NFSWBD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "device.h"
+#include "diag.h"
+#include "estimator.h"
+#include "exports.h"
+#include "mech.h"
+#include "policy.h"
+
+#define NFSWBD_DEFAULT_INTERVAL_MS	100
+#define NFSWBD_MIN_INTERVAL_MS		10
+#define NFSWBD_MAX_INTERVAL_MS		10000
+#define NFSWBD_DEFAULT_MAX_FILES	4096
+#define NFSWBD_STATUS_PERIOD_MS		1000
+#define NFSWBD_LOG_PERIOD_MS		1000
+
+/* Daemon-wide settings: command line over nfs.conf [nfswbd] over built-ins. */
+struct nfswbd_settings {
+	const char *exports_file;	/* main exports file */
+	bool exports_required;		/* -c given: a missing file is an error */
+	const char *exports_dir;	/* drop-in directory, NULL: none */
+	const char *nfs_conf;
+	const char *state_dir;
+	const char *sysroot;		/* "" on a live system */
+	uint64_t interval_ms;
+	unsigned int max_files;		/* files mode LRU size per device */
+	bool use_io_uring;
+	bool foreground;
+	bool dry_run;
+	bool once;
+	int verbose;
+};
+
+/* Command-line values; a NULL or unset field leaves nfs.conf's in force. */
+struct nfswbd_cmdline {
+	const char *exports_file;
+	const char *exports_dir;
+	bool exports_dir_given;
+	const char *nfs_conf;
+	const char *state_dir;
+	const char *sysroot;
+	uint64_t interval_ms;		/* 0: not given */
+	bool foreground;
+	bool dry_run;
+	bool once;
+	bool check_config;
+	int verbose;
+};
+
+/* Where a device's dirty byte count came from (status "dirty_source"). */
+enum nfswbd_dirty_source {
+	NFSWBD_DIRTY_NONE = 0,		/* nothing readable */
+	NFSWBD_DIRTY_MECH,		/* the mechanism's own count */
+	NFSWBD_DIRTY_DEBUGFS,		/* BdiReclaimable of the bdi */
+	NFSWBD_DIRTY_VMSTAT,		/* global nr_dirty: an upper bound */
+};
+
+const char *nfswbd_dirty_source_name(enum nfswbd_dirty_source s);
+
+/* One mechanism attached to one device. */
+struct nfswbd_mech_slot {
+	const struct nfswb_mech *mech;
+	struct nfswb_mech_dev md;
+	bool attached;
+};
+
+#define NFSWBD_MAX_MECHS	2	/* primary (kernel/files) + limit */
+
+struct nfswbd_dev {
+	struct nfswb_device_id id;
+	struct nfswb_export_opts opts;		/* merged over its exports */
+	const struct nfswb_export **exports;	/* into the table's config */
+	const char **paths;
+	size_t nexports;
+
+	/* Configured opts.mode resolved on this kernel. */
+	enum nfswb_mode effective;
+	bool use_kernel, use_files, use_limit;
+	char mode_why[512];
+
+	struct nfswb_estimator est;
+	bool stat_ok;				/* last stat read worked */
+
+	uint64_t dirty_bytes;
+	enum nfswbd_dirty_source dirty_source;
+	struct nfswb_policy_out decision;
+	bool decided;
+	uint64_t dry_cap;			/* cap a dry run would have set */
+
+	uint64_t last_log_ms;
+	struct nfswb_policy_out logged;
+	bool have_logged;
+
+	struct nfswbd_mech_slot mechs[NFSWBD_MAX_MECHS];
+	unsigned int nmechs;
+	struct nfswb_mech_counters counters;	/* summed over mechs */
+};
+
+struct nfswbd_table {
+	struct nfswb_config cfg;
+	struct nfswb_export_opts defaults;	/* nfs.conf [nfswbd] defaults */
+	struct nfswbd_dev *devs;
+	size_t ndevs;
+	uint64_t interval_ms;
+	unsigned int max_files;
+	bool use_io_uring;
+	struct nfswb_restore *restore;		/* when acting */
+};
+
+/* conf.c */
+int nfswbd_settings_load(const struct nfswbd_cmdline *cl,
+			 struct nfswbd_settings *s,
+			 struct nfswb_export_opts *defaults,
+			 struct nfswb_diag *diag);
+void nfswbd_settings_free(struct nfswbd_settings *s);
+
+/* devtable.c */
+int nfswbd_table_build(const struct nfswbd_settings *s,
+		       const struct nfswb_export_opts *defaults,
+		       struct nfswbd_table *t, struct nfswb_diag *diag);
+void nfswbd_table_adopt_state(struct nfswbd_table *next,
+			      const struct nfswbd_table *prev);
+void nfswbd_table_free(struct nfswbd_table *t);
+void nfswbd_etab_warn(const char *sysroot, const struct nfswb_config *cfg,
+		      void (*warn)(const struct nfswb_export *e,
+				   const char *msg, void *arg),
+		      void *arg);
+
+/* acting.c */
+bool nfswbd_acting_available(char *why, size_t len);
+int nfswbd_table_attach(struct nfswbd_table *t, const char *sysroot,
+			struct nfswb_restore *restore);
+void nfswbd_table_switch(struct nfswbd_table *cur, struct nfswbd_table *next,
+			 const char *sysroot);
+void nfswbd_table_detach(struct nfswbd_table *t);
+void nfswbd_mech_readable(struct nfswbd_table *t, int fd);
+
+/* dirty.c */
+uint64_t nfswbd_dirty_read(const char *sysroot, struct nfswbd_dev *d,
+			   enum nfswbd_dirty_source *src);
+
+/* loop.c */
+int nfswbd_run(struct nfswbd_settings *s, const struct nfswbd_cmdline *cl,
+	       struct nfswbd_table *t);
+void nfswbd_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
+		 uint64_t now_ms);
+uint64_t nfswbd_now_ms(void);
+
+/* status.c */
+int nfswbd_status_write(const struct nfswbd_settings *s,
+			const struct nfswbd_table *t, uint64_t now_ms);
+
+/* checkconf.c */
+int nfswbd_check_config(const struct nfswbd_cmdline *cl);
+
+#endif

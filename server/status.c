@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * status.c - STATE_DIR/status.json, the daemon's view of every device.
+ *
+ * Written to a temporary file in the same directory and renamed over the
+ * old one, so a reader sees either the previous or the new document,
+ * never a partial one.  No fsync: after a crash a stale or missing status
+ * file is fine, the daemon rewrites it within a second of starting.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "json.h"
+#include "log.h"
+#include "nfswbd.h"
+
+static void write_counters(struct nfswb_json *j,
+			   const struct nfswb_mech_counters *c)
+{
+	nfswb_json_obj_begin(j, "counters");
+	nfswb_json_u64(j, "events_seen", c->events_seen);
+	nfswb_json_u64(j, "events_ignored", c->events_ignored);
+	nfswb_json_u64(j, "files_tracked", c->files_tracked);
+	nfswb_json_u64(j, "files_evicted", c->files_evicted);
+	nfswb_json_u64(j, "kicks", c->kicks);
+	nfswb_json_u64(j, "bytes_kicked", c->bytes_kicked);
+	nfswb_json_u64(j, "inflight_bytes", c->inflight_bytes);
+	nfswb_json_u64(j, "cap_bytes", c->cap_bytes);
+	nfswb_json_u64(j, "cap_changes", c->cap_changes);
+	nfswb_json_u64(j, "knob_ms", c->knob_ms);
+	nfswb_json_u64(j, "errors", c->errors);
+	nfswb_json_obj_end(j);
+}
+
+static void write_device(struct nfswb_json *j, const struct nfswbd_dev *d)
+{
+	const struct nfswb_estimator *e = &d->est;
+
+	nfswb_json_obj_begin(j, NULL);
+	nfswb_json_str(j, "bdi", d->id.bdi);
+	nfswb_json_str(j, "blockdev", d->id.blockdev);
+	nfswb_json_str(j, "fstype", d->id.fstype);
+	nfswb_json_arr_begin(j, "exports");
+	for (size_t i = 0; i < d->nexports; i++)
+		nfswb_json_str(j, NULL, d->paths[i]);
+	nfswb_json_arr_end(j);
+
+	nfswb_json_str(j, "mode", nfswb_mode_name(d->opts.mode));
+	nfswb_json_str(j, "effective_mode", nfswb_mode_name(d->effective));
+	nfswb_json_bool(j, "with_limit", d->use_limit);
+	nfswb_json_str(j, "mode_reason", d->mode_why);
+	nfswb_json_arr_begin(j, "mechanisms");
+	for (unsigned int i = 0; i < d->nmechs; i++)
+		if (d->mechs[i].attached)
+			nfswb_json_str(j, NULL, d->mechs[i].mech->name);
+	nfswb_json_arr_end(j);
+
+	nfswb_json_u64(j, "background_time_ms", d->opts.background_time_ms);
+	nfswb_json_u64(j, "commit_target_ms", d->opts.commit_target_ms);
+
+	nfswb_json_obj_begin(j, "bandwidth");
+	nfswb_json_u64(j, "bytes_per_s", nfswb_estimator_bandwidth(e));
+	nfswb_json_str(j, "state", e->p.fixed_bw ? "fixed" :
+				   e->learned ? "learned" : "cold");
+	nfswb_json_u64(j, "busy_samples", e->busy_samples);
+	nfswb_json_u64(j, "skipped_samples", e->skipped_samples);
+	nfswb_json_bool(j, "stat_readable", d->stat_ok);
+	nfswb_json_obj_end(j);
+
+	nfswb_json_u64(j, "dirty_bytes", d->dirty_bytes);
+	nfswb_json_str(j, "dirty_source",
+		       nfswbd_dirty_source_name(d->dirty_source));
+	if (d->decided) {
+		nfswb_json_u64(j, "target_bytes", d->decision.target_bytes);
+		nfswb_json_u64(j, "kick_bytes", d->decision.kick_bytes);
+		nfswb_json_u64(j, "cap_bytes", d->decision.cap_bytes);
+	} else {
+		nfswb_json_null(j, "target_bytes");
+		nfswb_json_null(j, "kick_bytes");
+		nfswb_json_null(j, "cap_bytes");
+	}
+	write_counters(j, &d->counters);
+	nfswb_json_obj_end(j);
+}
+
+static void write_document(FILE *f, const struct nfswbd_settings *s,
+			   const struct nfswbd_table *t, uint64_t now_ms)
+{
+	struct nfswb_json j;
+
+	nfswb_json_init(&j, f, true);
+	nfswb_json_obj_begin(&j, NULL);
+	nfswb_json_str(&j, "program", "nfswbd");
+	nfswb_json_str(&j, "version", PACKAGE_VERSION);
+	nfswb_json_i64(&j, "pid", (int64_t)getpid());
+	nfswb_json_str(&j, "mode", s->dry_run ? "dry-run" : "acting");
+	nfswb_json_u64(&j, "monotonic_ms", now_ms);
+	nfswb_json_u64(&j, "interval_ms", t->interval_ms);
+
+	nfswb_json_obj_begin(&j, "config");
+	nfswb_json_str(&j, "exports_file", s->exports_file);
+	if (s->exports_dir)
+		nfswb_json_str(&j, "exports_dir", s->exports_dir);
+	else
+		nfswb_json_null(&j, "exports_dir");
+	nfswb_json_str(&j, "nfs_conf", s->nfs_conf);
+	nfswb_json_arr_begin(&j, "files");
+	for (size_t i = 0; i < t->cfg.count; i++) {
+		const char *file = t->cfg.exports[i].file;
+		bool seen = false;
+
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = !strcmp(t->cfg.exports[k].file, file);
+		if (!seen)
+			nfswb_json_str(&j, NULL, file);
+	}
+	nfswb_json_arr_end(&j);
+	nfswb_json_obj_end(&j);
+
+	nfswb_json_arr_begin(&j, "devices");
+	for (size_t i = 0; i < t->ndevs; i++)
+		write_device(&j, &t->devs[i]);
+	nfswb_json_arr_end(&j);
+	nfswb_json_obj_end(&j);
+	nfswb_json_end(&j);
+}
+
+/**
+ * nfswbd_status_write - replace STATE_DIR/status.json.
+ * Returns 0, or -1 (logged) when the file cannot be written.
+ */
+int nfswbd_status_write(const struct nfswbd_settings *s,
+			const struct nfswbd_table *t, uint64_t now_ms)
+{
+	char tmp[4096], path[4096];
+	bool failed;
+	FILE *f;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/status.json", s->state_dir);
+	snprintf(tmp, sizeof(tmp), "%s/.status.json.tmp", s->state_dir);
+
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		xlog(L_ERROR, "cannot write %s: %m", tmp);
+		return -1;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		xlog(L_ERROR, "cannot write %s: %m", tmp);
+		close(fd);
+		unlink(tmp);
+		return -1;
+	}
+	write_document(f, s, t, now_ms);
+	failed = ferror(f);
+	if (fclose(f))
+		failed = true;
+	if (failed) {
+		xlog(L_ERROR, "cannot write %s: %m", tmp);
+		unlink(tmp);
+		return -1;
+	}
+	if (rename(tmp, path) < 0) {
+		xlog(L_ERROR, "cannot rename %s to %s: %m", tmp, path);
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}

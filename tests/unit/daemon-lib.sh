@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Shared by the tests/unit/test_daemon_*.sh scripts: where nfswbd is, a
+# scratch directory under /var/tmp (a real block-backed file system on
+# most machines, unlike /tmp), and the bdi an export there resolves to.
+
+NFSWBD=${NFSWBD:-../server/nfswbd}
+if [ ! -x "$NFSWBD" ]; then
+	echo "SKIP: $NFSWBD not built" >&2
+	exit 77
+fi
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+skip() {
+	echo "SKIP: $*" >&2
+	exit 77
+}
+
+WORK=$(mktemp -d /var/tmp/nfswbd-test.XXXXXX) || skip "cannot create a directory in /var/tmp"
+PIDS=
+cleanup() {
+	for p in $PIDS; do
+		kill -KILL "$p" 2>/dev/null
+	done
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# The bdi the kernel uses for $1: its device, or the disk of a partition.
+expected_bdi() {
+	local majmin sys
+	majmin=$(stat -c '%Hd:%Ld' "$1") || return 1
+	sys=$(readlink -f "/sys/dev/block/$majmin" 2>/dev/null) || return 1
+	[ -d "$sys" ] || return 1
+	[ -f "$sys/partition" ] && sys=$(dirname "$sys")
+	[ -e "$sys/bdi" ] || [ -e "/sys/class/bdi/$(cat "$sys/dev")" ] || return 1
+	cat "$sys/dev"
+}
+
+# wait_for SECONDS COMMAND...: poll COMMAND every 50 ms, bounded.
+wait_for() {
+	local deadline=$(( $(date +%s%N) / 1000000 + $1 * 1000 ))
+	shift
+	while ! "$@" 2>/dev/null; do
+		[ $(( $(date +%s%N) / 1000000 )) -ge $deadline ] && return 1
+		sleep 0.05
+	done
+	return 0
+}
+
+json_valid() {
+	python3 -m json.tool "$1" >/dev/null 2>&1
+}
+
+# json_get FILE EXPR: evaluate a Python expression on the document "d".
+json_get() {
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+mkdir -p "$WORK/export1" "$WORK/export2"
+BDI=$(expected_bdi "$WORK/export1") ||
+	skip "/var/tmp is not on a block device with a bdi"
+# No nfs.conf from the host: the tests set what they need.
+NFS_CONF="$WORK/nfs.conf"
+: > "$NFS_CONF"
