@@ -109,6 +109,11 @@ void nfswb_lat_summarize(struct nfswb_lat *l, struct nfswb_lat_summary *s)
 void nfswb_lat_print_text(FILE *out, const char *label,
 			  const struct nfswb_lat_summary *s)
 {
+	int width = snprintf(NULL, 0, "%" PRIu64, s->max_us);
+
+	/* fio's column is 7 wide; seconds-long COMMITs need more. */
+	if (width < 7)
+		width = 7;
 	if (!s->count) {
 		fprintf(out, "  %s (usec): no samples\n", label);
 		return;
@@ -122,8 +127,8 @@ void nfswb_lat_print_text(FILE *out, const char *label,
 		/* Four per row, as fio does. */
 		if (i % 4 == 0)
 			fputs("     |", out);
-		fprintf(out, " %5.2fth=[%7" PRIu64 "]%s",
-			nfswb_lat_pct_list[i], s->pct_us[i],
+		fprintf(out, " %5.2fth=[%*" PRIu64 "]%s",
+			nfswb_lat_pct_list[i], width, s->pct_us[i],
 			i == NFSWB_LAT_NPCT - 1 ? "\n" :
 			i % 4 == 3 ? ",\n" : ",");
 	}

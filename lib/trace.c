@@ -1,0 +1,809 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * trace.c - the ftrace text format, as tracefs prints it:
+ *
+ *   TASK-PID [(TGID)] [CPU] [FLAGS] TIMESTAMP: EVENT: FIELDS
+ *   nfsd-71 [000] ..... 49.247750: svc_stats_latency: xid=0xa88ba7c9 ...
+ *
+ * The task name may hold spaces and dashes, the flags column is absent
+ * in trace-cmd output and older kernels, so the line is anchored on the
+ * "[CPU]" column and read outwards from it.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace.h"
+
+/* Longer lines are not ftrace events this parser knows. */
+#define LINE_MAX_LEN	4096
+/* Start events kept while waiting for their done event. */
+#define PENDING_MAX	65536
+
+/* x86-64 system call numbers, for raw_syscalls. */
+#define NR_FSYNC	74
+#define NR_FDATASYNC	75
+
+struct nfswb_trace_pending {
+	enum nfswb_trace_kind kind;	/* the start kind */
+	uint32_t xid, fh_hash;
+	int pid;
+	double ts;
+	uint64_t len;
+};
+
+static int parse_u64(const char *s, int base, uint64_t *v)
+{
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+' || *s == ' ')
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, base);
+	if (errno || *end)
+		return -1;
+	return 0;
+}
+
+static int parse_u32_hex(const char *s, uint32_t *v)
+{
+	uint64_t x;
+
+	if (strncmp(s, "0x", 2) || parse_u64(s + 2, 16, &x) || x > UINT32_MAX)
+		return -1;
+	*v = (uint32_t)x;
+	return 0;
+}
+
+/*
+ * Copy the value of "key=value" among the space-separated tokens of
+ * @fields into @out.  Returns false when the key is absent or too long.
+ */
+static bool get_field(const char *fields, const char *key, char *out,
+		      size_t outlen)
+{
+	size_t klen = strlen(key);
+	const char *p = fields;
+
+	while (*p) {
+		const char *end;
+
+		while (*p == ' ')
+			p++;
+		end = strchrnul(p, ' ');
+		if ((size_t)(end - p) > klen && !strncmp(p, key, klen) &&
+		    p[klen] == '=') {
+			size_t vlen = (size_t)(end - p) - klen - 1;
+
+			if (vlen >= outlen)
+				return false;
+			memcpy(out, p + klen + 1, vlen);
+			out[vlen] = '\0';
+			return true;
+		}
+		p = end;
+	}
+	return false;
+}
+
+static int field_u64(const char *fields, const char *key, int base,
+		     uint64_t *v)
+{
+	char buf[32];
+
+	if (!get_field(fields, key, buf, sizeof(buf)))
+		return -1;
+	if (base == 16) {
+		if (strncmp(buf, "0x", 2))
+			return -1;
+		return parse_u64(buf + 2, 16, v);
+	}
+	return parse_u64(buf, base, v);
+}
+
+static int parse_sample(char *p, struct nfswb_trace_event *ev,
+			const char **why)
+{
+	char buf[32];
+
+	ev->kind = NFSWB_TEV_SAMPLE;
+	if (!get_field(p, "t", buf, sizeof(buf)) ||
+	    sscanf(buf, "%lf", &ev->ts) != 1 || !isfinite(ev->ts) ||
+	    ev->ts < 0) {
+		*why = "nfswb-sample without a valid t=SECONDS";
+		return -1;
+	}
+	if (get_field(p, "bdi", ev->bdi, sizeof(ev->bdi)) && !ev->bdi[0]) {
+		*why = "nfswb-sample with an empty bdi=";
+		return -1;
+	}
+	ev->has_dirty = get_field(p, "dirty", buf, sizeof(buf));
+	if (ev->has_dirty && parse_u64(buf, 10, &ev->dirty))
+		goto bad_number;
+	ev->has_writeback = get_field(p, "writeback", buf, sizeof(buf));
+	if (ev->has_writeback && parse_u64(buf, 10, &ev->writeback))
+		goto bad_number;
+	ev->has_bandwidth = get_field(p, "bandwidth", buf, sizeof(buf));
+	if (ev->has_bandwidth && parse_u64(buf, 10, &ev->bandwidth))
+		goto bad_number;
+	return 1;
+bad_number:
+	*why = "nfswb-sample with a value that is not a decimal byte count";
+	return -1;
+}
+
+/* "CPU:3 [LOST 120 EVENTS]" */
+static int parse_lost(const char *p, struct nfswb_trace_event *ev,
+		      const char **why)
+{
+	unsigned long long n;
+	unsigned int cpu;
+	int end = 0;
+
+	if (sscanf(p, "CPU:%u [LOST %llu EVENTS]%n", &cpu, &n, &end) != 2 ||
+	    !end) {
+		*why = "malformed LOST EVENTS line";
+		return -1;
+	}
+	ev->kind = NFSWB_TEV_LOST;
+	ev->lost = n;
+	return 1;
+}
+
+static int parse_rpc_latency(const char *fields, struct nfswb_trace_event *ev,
+			     const char **why)
+{
+	char buf[32];
+
+	if (!get_field(fields, "xid", buf, sizeof(buf)) ||
+	    parse_u32_hex(buf, &ev->xid)) {
+		*why = "svc_stats_latency without a valid xid=0x...";
+		return -1;
+	}
+	if (!get_field(fields, "proc", ev->proc, sizeof(ev->proc)) ||
+	    !ev->proc[0]) {
+		*why = "svc_stats_latency without proc=";
+		return -1;
+	}
+	if (field_u64(fields, "execute-us", 10, &ev->execute_us)) {
+		*why = "svc_stats_latency without a valid execute-us=";
+		return -1;
+	}
+	/* Kernels before 5.x printed addr= and no server=. */
+	if (!get_field(fields, "client", ev->client, sizeof(ev->client)))
+		get_field(fields, "addr", ev->client, sizeof(ev->client));
+	ev->kind = NFSWB_TEV_RPC_LATENCY;
+	return 1;
+}
+
+static int parse_nfsd_io(const char *fields, enum nfswb_trace_kind kind,
+			 struct nfswb_trace_event *ev, const char **why)
+{
+	char buf[32];
+	uint64_t h;
+
+	if (!get_field(fields, "xid", buf, sizeof(buf)) ||
+	    parse_u32_hex(buf, &ev->xid) ||
+	    field_u64(fields, "fh_hash", 16, &h) || h > UINT32_MAX ||
+	    field_u64(fields, "offset", 10, &ev->offset) ||
+	    field_u64(fields, "len", 10, &ev->len)) {
+		*why = "nfsd I/O event without valid xid, fh_hash, offset, len";
+		return -1;
+	}
+	ev->fh_hash = (uint32_t)h;
+	ev->kind = kind;
+	return 1;
+}
+
+/* raw_syscalls: "NR 74 (5, 0, ...)" or "NR 74 = 0". */
+static int parse_raw_syscall(const char *fields, bool enter,
+			     struct nfswb_trace_event *ev, const char **why)
+{
+	long nr;
+
+	if (sscanf(fields, "NR %ld", &nr) != 1) {
+		*why = "raw syscall event without NR";
+		return -1;
+	}
+	if (nr != NR_FSYNC && nr != NR_FDATASYNC)
+		return 0;
+	ev->kind = enter ? NFSWB_TEV_FSYNC_ENTER : NFSWB_TEV_FSYNC_EXIT;
+	return 1;
+}
+
+/*
+ * The header columns: "TASK-PID [(TGID)] [CPU] [FLAGS] TS:".  Sets the
+ * pid and timestamp and returns the text after the timestamp, or NULL.
+ */
+static char *parse_header(char *p, struct nfswb_trace_event *ev,
+			  const char **why)
+{
+	char *cpu = NULL, *q, *dash, *end;
+
+	/* The first " [digits]" is the CPU column. */
+	for (q = strchr(p, '['); q; q = strchr(q + 1, '[')) {
+		char *d = q + 1;
+
+		if (q == p || q[-1] != ' ')
+			continue;
+		while (*d >= '0' && *d <= '9')
+			d++;
+		if (d > q + 1 && *d == ']') {
+			cpu = q;
+			break;
+		}
+	}
+	if (!cpu) {
+		*why = "not an ftrace event line (no [CPU] column)";
+		return NULL;
+	}
+
+	/* TASK-PID, optionally followed by "(TGID)". */
+	end = cpu;
+	while (end > p && end[-1] == ' ')
+		end--;
+	if (end > p && end[-1] == ')') {
+		while (end > p && end[-1] != '(')
+			end--;
+		if (end > p)
+			end--;
+		while (end > p && end[-1] == ' ')
+			end--;
+	}
+	for (dash = end; dash > p && dash[-1] != '-'; dash--)
+		;
+	if (dash == p || dash == end) {
+		*why = "not an ftrace event line (no TASK-PID)";
+		return NULL;
+	}
+	ev->pid = 0;
+	for (q = dash; q < end; q++) {
+		if (*q < '0' || *q > '9' || ev->pid > 10000000) {
+			*why = "not an ftrace event line (bad PID)";
+			return NULL;
+		}
+		ev->pid = ev->pid * 10 + (*q - '0');
+	}
+
+	/* After "]": an optional flags column, then "SECONDS:". */
+	q = strchr(cpu, ']') + 1;
+	for (int col = 0; col < 2; col++) {
+		char *tok, *tend;
+
+		while (*q == ' ')
+			q++;
+		tok = q;
+		tend = strchrnul(tok, ' ');
+		if (tend > tok && tend[-1] == ':') {
+			char *num_end;
+
+			errno = 0;
+			ev->ts = strtod(tok, &num_end);
+			if (errno || num_end != tend - 1 || !isfinite(ev->ts) ||
+			    ev->ts < 0 || *tok < '0' || *tok > '9') {
+				*why = "bad timestamp";
+				return NULL;
+			}
+			return tend;
+		}
+		q = tend;
+	}
+	*why = "no TIMESTAMP: column";
+	return NULL;
+}
+
+static bool is_fsync_name(const char *s, size_t n)
+{
+	return (n == 9 && !strncmp(s, "sys_fsync", n)) ||
+	       (n == 13 && !strncmp(s, "sys_fdatasync", n));
+}
+
+static int parse_event(char *p, struct nfswb_trace_event *ev,
+		       const char **why)
+{
+	char *name, *fields, *nend;
+	size_t n;
+
+	p = parse_header(p, ev, why);
+	if (!p)
+		return -1;
+	while (*p == ' ')
+		p++;
+	name = p;
+	nend = name + strcspn(name, " :(");
+	n = (size_t)(nend - name);
+	if (!n) {
+		*why = "no event name";
+		return -1;
+	}
+
+	/* Syscall events print "sys_fsync(fd: 5)" and "sys_fsync -> 0x0". */
+	if (*nend == '(')
+		return is_fsync_name(name, n) ?
+			(ev->kind = NFSWB_TEV_FSYNC_ENTER, 1) : 0;
+	if (*nend == ' ' && !strncmp(nend, " -> ", 4))
+		return is_fsync_name(name, n) ?
+			(ev->kind = NFSWB_TEV_FSYNC_EXIT, 1) : 0;
+	if (*nend != ':')
+		return 0;	/* some other output, e.g. a function tracer */
+	fields = nend + 1;
+	while (*fields == ' ')
+		fields++;
+
+#define IS(s) (n == sizeof(s) - 1 && !strncmp(name, s, n))
+	if (IS("svc_stats_latency"))
+		return parse_rpc_latency(fields, ev, why);
+	if (IS("nfsd_write_start"))
+		return parse_nfsd_io(fields, NFSWB_TEV_WRITE_START, ev, why);
+	if (IS("nfsd_write_done"))
+		return parse_nfsd_io(fields, NFSWB_TEV_WRITE_DONE, ev, why);
+	if (IS("nfsd_commit_start"))
+		return parse_nfsd_io(fields, NFSWB_TEV_COMMIT_START, ev, why);
+	if (IS("nfsd_commit_done"))
+		return parse_nfsd_io(fields, NFSWB_TEV_COMMIT_DONE, ev, why);
+	if (IS("sys_enter"))
+		return parse_raw_syscall(fields, true, ev, why);
+	if (IS("sys_exit"))
+		return parse_raw_syscall(fields, false, ev, why);
+	if (IS("wb_bg_time_kick")) {
+		get_field(fields, "bdi", ev->bdi, sizeof(ev->bdi));
+		ev->kind = NFSWB_TEV_BG_KICK;
+		return 1;
+	}
+#undef IS
+	return 0;
+}
+
+int nfswb_trace_parse_line(const char *line, size_t len,
+			   struct nfswb_trace_event *ev, const char **why)
+{
+	char buf[LINE_MAX_LEN + 1];
+	char *p;
+
+	memset(ev, 0, sizeof(*ev));
+	*why = NULL;
+	while (len && (line[len - 1] == '\r' || line[len - 1] == ' ' ||
+		       line[len - 1] == '\n'))
+		len--;
+	if (len > LINE_MAX_LEN) {
+		if (line[0] == '#')
+			return 0;
+		*why = "line too long for an ftrace event";
+		return -1;
+	}
+	memcpy(buf, line, len);
+	buf[len] = '\0';
+	if (strlen(buf) != len) {
+		*why = "NUL byte in line";
+		return -1;
+	}
+	for (p = buf; *p; p++)
+		if (*p == '\t')
+			*p = ' ';
+	p = buf;
+	while (*p == ' ')
+		p++;
+	if (!*p)
+		return 0;
+	if (*p == '#') {
+		p++;
+		while (*p == ' ')
+			p++;
+		if (!strncmp(p, "nfswb-sample", 12) &&
+		    (p[12] == ' ' || !p[12]))
+			return parse_sample(p + 12, ev, why);
+		return 0;
+	}
+	if (!strncmp(p, "CPU:", 4) && strstr(p, "[LOST"))
+		return parse_lost(p, ev, why);
+	return parse_event(p, ev, why);
+}
+
+void nfswb_trace_init(struct nfswb_trace *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+/* Grow *v (of *cap elements of @size) to hold one more than @count. */
+static int grow(void *vp, size_t *cap, size_t count, size_t size)
+{
+	void **v = vp;
+	size_t ncap;
+	void *p;
+
+	if (count < *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 64;
+	if (ncap > SIZE_MAX / size)
+		return -ENOMEM;
+	p = realloc(*v, ncap * size);
+	if (!p)
+		return -ENOMEM;
+	*v = p;
+	*cap = ncap;
+	return 0;
+}
+
+static int ops_add(struct nfswb_trace_ops *o, const struct nfswb_trace_op *op)
+{
+	if (grow(&o->v, &o->cap, o->count, sizeof(*o->v)))
+		return -ENOMEM;
+	o->v[o->count++] = *op;
+	return 0;
+}
+
+static int intern_client(struct nfswb_trace *t, const char *name)
+{
+	if (!name[0])
+		return -1;
+	for (size_t i = 0; i < t->nclients; i++)
+		if (!strcmp(t->clients[i], name))
+			return (int)i;
+	if (t->nclients >= INT32_MAX ||
+	    grow(&t->clients, &t->clients_cap, t->nclients,
+		 sizeof(*t->clients)))
+		return -2;
+	t->clients[t->nclients] = strdup(name);
+	if (!t->clients[t->nclients])
+		return -2;
+	return (int)t->nclients++;
+}
+
+static int pending_add(struct nfswb_trace *t, const struct nfswb_trace_event *ev)
+{
+	struct nfswb_trace_pending *pe;
+
+	if (t->npending >= PENDING_MAX) {
+		/* Starts that never finished: forget the oldest. */
+		memmove(t->pending, t->pending + 1,
+			(t->npending - 1) * sizeof(*t->pending));
+		t->npending--;
+		t->unmatched++;
+	}
+	if (grow(&t->pending, &t->pending_cap, t->npending,
+		 sizeof(*t->pending)))
+		return -ENOMEM;
+	pe = &t->pending[t->npending++];
+	pe->kind = ev->kind;
+	pe->xid = ev->xid;
+	pe->fh_hash = ev->fh_hash;
+	pe->pid = ev->pid;
+	pe->ts = ev->ts;
+	pe->len = ev->len;
+	return 0;
+}
+
+/* Pair a done/exit event with its start; 0 if matched, 1 if not. */
+static int pending_take(struct nfswb_trace *t, enum nfswb_trace_kind start,
+			const struct nfswb_trace_event *ev,
+			struct nfswb_trace_pending *out)
+{
+	bool by_pid = start == NFSWB_TEV_FSYNC_ENTER;
+
+	/* Newest first: a thread's latest start is the one finishing. */
+	for (size_t i = t->npending; i-- > 0;) {
+		struct nfswb_trace_pending *pe = &t->pending[i];
+
+		if (pe->kind != start)
+			continue;
+		if (by_pid ? pe->pid != ev->pid :
+			     pe->xid != ev->xid || pe->fh_hash != ev->fh_hash)
+			continue;
+		*out = *pe;
+		memmove(pe, pe + 1, (t->npending - i - 1) * sizeof(*pe));
+		t->npending--;
+		return 0;
+	}
+	return 1;
+}
+
+static int add_pair(struct nfswb_trace *t, struct nfswb_trace_ops *ops,
+		    enum nfswb_trace_kind start,
+		    const struct nfswb_trace_event *ev)
+{
+	struct nfswb_trace_pending pe;
+	struct nfswb_trace_op op = { 0 };
+	double d;
+
+	if (pending_take(t, start, ev, &pe)) {
+		t->unmatched++;
+		return 0;
+	}
+	d = ev->ts - pe.ts;
+	if (d < 0) {
+		t->unmatched++;
+		return 0;
+	}
+	op.ts = ev->ts;
+	op.us = (uint64_t)llround(d * 1e6);
+	op.bytes = pe.len;
+	op.xid = ev->xid;
+	op.fh_hash = ev->fh_hash;
+	op.has_fh = start != NFSWB_TEV_FSYNC_ENTER;
+	op.client = -1;
+	return ops_add(ops, &op);
+}
+
+static int add_bad(struct nfswb_trace *t, const char *file,
+		   unsigned int lineno, const char *why)
+{
+	if (t->nbad < NFSWB_TRACE_KEEP_BAD) {
+		struct nfswb_trace_bad *b = &t->bad[t->nbad];
+
+		b->file = strdup(file);
+		if (!b->file)
+			return -ENOMEM;
+		b->line = lineno;
+		b->why = why;
+	}
+	t->nbad++;
+	return 0;
+}
+
+int nfswb_trace_feed(struct nfswb_trace *t, const char *file,
+		     unsigned int lineno, const char *line, size_t len)
+{
+	struct nfswb_trace_event ev;
+	struct nfswb_trace_op op = { 0 };
+	const char *why;
+	int r, c;
+
+	t->lines++;
+	r = nfswb_trace_parse_line(line, len, &ev, &why);
+	if (r < 0)
+		return add_bad(t, file, lineno, why);
+	if (r == 0)
+		return 0;
+
+	if (ev.kind != NFSWB_TEV_SAMPLE && ev.kind != NFSWB_TEV_LOST) {
+		t->events++;
+		if (!t->any_ts || ev.ts < t->first_ts)
+			t->first_ts = ev.ts;
+		if (!t->any_ts || ev.ts > t->last_ts)
+			t->last_ts = ev.ts;
+		t->any_ts = true;
+	}
+
+	switch (ev.kind) {
+	case NFSWB_TEV_RPC_LATENCY:
+		if (strcmp(ev.proc, "COMMIT") && strcmp(ev.proc, "WRITE"))
+			return 0;
+		c = intern_client(t, ev.client);
+		if (c == -2)
+			return -ENOMEM;
+		op.ts = ev.ts;
+		op.us = ev.execute_us;
+		op.xid = ev.xid;
+		op.client = c;
+		return ops_add(ev.proc[0] == 'C' ? &t->rpc_commit :
+						   &t->rpc_write, &op);
+	case NFSWB_TEV_WRITE_START:
+	case NFSWB_TEV_COMMIT_START:
+	case NFSWB_TEV_FSYNC_ENTER:
+		return pending_add(t, &ev);
+	case NFSWB_TEV_WRITE_DONE:
+		return add_pair(t, &t->nfsd_write, NFSWB_TEV_WRITE_START, &ev);
+	case NFSWB_TEV_COMMIT_DONE:
+		return add_pair(t, &t->nfsd_commit, NFSWB_TEV_COMMIT_START,
+				&ev);
+	case NFSWB_TEV_FSYNC_EXIT:
+		return add_pair(t, &t->fsync, NFSWB_TEV_FSYNC_ENTER, &ev);
+	case NFSWB_TEV_BG_KICK:
+		if (grow(&t->kicks, &t->kicks_cap, t->nkicks,
+			 sizeof(*t->kicks)))
+			return -ENOMEM;
+		t->kicks[t->nkicks++] = ev.ts;
+		return 0;
+	case NFSWB_TEV_SAMPLE: {
+		struct nfswb_trace_sample *s;
+
+		if (grow(&t->samples, &t->samples_cap, t->nsamples,
+			 sizeof(*t->samples)))
+			return -ENOMEM;
+		s = &t->samples[t->nsamples++];
+		s->t = ev.ts;
+		memcpy(s->bdi, ev.bdi, sizeof(s->bdi));
+		s->has_dirty = ev.has_dirty;
+		s->has_writeback = ev.has_writeback;
+		s->has_bandwidth = ev.has_bandwidth;
+		s->dirty = ev.dirty;
+		s->writeback = ev.writeback;
+		s->bandwidth = ev.bandwidth;
+		return 0;
+	}
+	case NFSWB_TEV_LOST:
+		t->lost_events += ev.lost;
+		return 0;
+	case NFSWB_TEV_IGNORED:
+		return 0;
+	}
+	return 0;
+}
+
+int nfswb_trace_read_file(struct nfswb_trace *t, const char *path)
+{
+	bool is_stdin = !strcmp(path, "-");
+	FILE *f = is_stdin ? stdin : fopen(path, "r");
+	unsigned int lineno = 0;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	while ((n = getline(&line, &cap, f)) >= 0) {
+		if (lineno < UINT32_MAX)
+			lineno++;
+		ret = nfswb_trace_feed(t, path, lineno, line, (size_t)n);
+		if (ret)
+			break;
+	}
+	if (!ret && ferror(f))
+		ret = -EIO;
+	free(line);
+	if (!is_stdin)
+		fclose(f);
+	return ret;
+}
+
+/* What one side of a pairing knows about an xid. */
+struct xid_client {
+	uint32_t xid;
+	int client;
+	uint32_t fh_hash;
+};
+
+static int cmp_xid(const void *a, const void *b)
+{
+	uint32_t x = ((const struct xid_client *)a)->xid;
+	uint32_t y = ((const struct xid_client *)b)->xid;
+
+	return (x > y) - (x < y);
+}
+
+static int cmp_sample(const void *a, const void *b)
+{
+	double x = ((const struct nfswb_trace_sample *)a)->t;
+	double y = ((const struct nfswb_trace_sample *)b)->t;
+
+	return (x > y) - (x < y);
+}
+
+static struct xid_client *xid_map(const struct nfswb_trace_ops *a,
+				   const struct nfswb_trace_ops *b, size_t *n)
+{
+	struct xid_client *map;
+	size_t k = 0;
+
+	*n = a->count + b->count;
+	if (!*n)
+		return NULL;
+	map = malloc(*n * sizeof(*map));
+	if (!map)
+		return NULL;
+	for (size_t i = 0; i < a->count; i++)
+		map[k++] = (struct xid_client){ a->v[i].xid, a->v[i].client,
+						a->v[i].fh_hash };
+	for (size_t i = 0; i < b->count; i++)
+		map[k++] = (struct xid_client){ b->v[i].xid, b->v[i].client,
+						b->v[i].fh_hash };
+	qsort(map, *n, sizeof(*map), cmp_xid);
+	return map;
+}
+
+static void resolve(struct nfswb_trace_ops *ops, const struct xid_client *map,
+		    size_t n, bool want_fh)
+{
+	for (size_t i = 0; map && i < ops->count; i++) {
+		struct xid_client key = { .xid = ops->v[i].xid };
+		const struct xid_client *m;
+
+		m = bsearch(&key, map, n, sizeof(*map), cmp_xid);
+		if (!m)
+			continue;
+		if (want_fh) {
+			ops->v[i].fh_hash = m->fh_hash;
+			ops->v[i].has_fh = true;
+		} else {
+			ops->v[i].client = m->client;
+		}
+	}
+}
+
+void nfswb_trace_finish(struct nfswb_trace *t)
+{
+	struct xid_client *map;
+	size_t n;
+
+	t->unmatched += t->npending;
+	t->npending = 0;
+	if (t->nsamples > 1)
+		qsort(t->samples, t->nsamples, sizeof(*t->samples),
+		      cmp_sample);
+
+	/* On failure the clients and files just stay unknown. */
+	map = xid_map(&t->rpc_commit, &t->rpc_write, &n);
+	resolve(&t->nfsd_commit, map, n, false);
+	resolve(&t->nfsd_write, map, n, false);
+	free(map);
+	map = xid_map(&t->nfsd_commit, &t->nfsd_write, &n);
+	resolve(&t->rpc_commit, map, n, true);
+	resolve(&t->rpc_write, map, n, true);
+	free(map);
+}
+
+const struct nfswb_trace_ops *nfswb_trace_commits(const struct nfswb_trace *t,
+					       enum nfswb_commit_source *src)
+{
+	if (t->rpc_commit.count) {
+		*src = NFSWB_SRC_RPC;
+		return &t->rpc_commit;
+	}
+	if (t->nfsd_commit.count) {
+		*src = NFSWB_SRC_NFSD;
+		return &t->nfsd_commit;
+	}
+	*src = t->fsync.count ? NFSWB_SRC_FSYNC : NFSWB_SRC_NONE;
+	return &t->fsync;
+}
+
+const struct nfswb_trace_ops *nfswb_trace_writes(const struct nfswb_trace *t,
+					      bool *rpc)
+{
+	*rpc = t->rpc_write.count > 0;
+	return *rpc ? &t->rpc_write : &t->nfsd_write;
+}
+
+const char *nfswb_commit_source_name(enum nfswb_commit_source src)
+{
+	switch (src) {
+	case NFSWB_SRC_RPC:
+		return "svc_stats_latency";
+	case NFSWB_SRC_NFSD:
+		return "nfsd_commit";
+	case NFSWB_SRC_FSYNC:
+		return "fsync";
+	case NFSWB_SRC_NONE:
+		break;
+	}
+	return "none";
+}
+
+void nfswb_trace_print_bad(const struct nfswb_trace *t, FILE *out)
+{
+	size_t kept = t->nbad < NFSWB_TRACE_KEEP_BAD ? t->nbad :
+						      NFSWB_TRACE_KEEP_BAD;
+
+	for (size_t i = 0; i < kept; i++)
+		fprintf(out, "%s:%u: %s\n", t->bad[i].file, t->bad[i].line,
+			t->bad[i].why);
+	if (t->nbad > kept)
+		fprintf(out, "... and %llu more malformed lines\n",
+			(unsigned long long)(t->nbad - kept));
+}
+
+void nfswb_trace_free(struct nfswb_trace *t)
+{
+	size_t kept = t->nbad < NFSWB_TRACE_KEEP_BAD ? t->nbad :
+						      NFSWB_TRACE_KEEP_BAD;
+
+	free(t->rpc_commit.v);
+	free(t->rpc_write.v);
+	free(t->nfsd_commit.v);
+	free(t->nfsd_write.v);
+	free(t->fsync.v);
+	free(t->samples);
+	free(t->kicks);
+	for (size_t i = 0; i < t->nclients; i++)
+		free(t->clients[i]);
+	free(t->clients);
+	free(t->pending);
+	for (size_t i = 0; i < kept; i++)
+		free(t->bad[i].file);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * figures.c - from a parsed trace to the figures every subcommand shows:
+ * COMMIT and WRITE latency, WRITE volume and rate, overall and per group.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+int report_parse_by(const char *s, enum report_by *by, const char **why)
+{
+	if (!strcmp(s, "none")) {
+		*by = REPORT_BY_NONE;
+	} else if (!strcmp(s, "client")) {
+		*by = REPORT_BY_CLIENT;
+	} else if (!strcmp(s, "file")) {
+		*by = REPORT_BY_FILE;
+	} else if (!strcmp(s, "export")) {
+		/*
+		 * nfsd's events name a file only by fh_hash, a hash of the
+		 * whole file handle: the export (fsid) cannot be recovered
+		 * from it, and svc_stats_latency names no file at all.
+		 */
+		*why = "the export is not in the trace (nfsd events carry only "
+		       "fh_hash, a hash of the file handle); use --by file";
+		return -1;
+	} else {
+		*why = "expected client, file or none";
+		return -1;
+	}
+	return 0;
+}
+
+static void group_free(struct report_group *g)
+{
+	free(g->name);
+	nfswb_lat_free(&g->commit);
+	nfswb_lat_free(&g->write);
+}
+
+void report_figures_free(struct report_figures *f)
+{
+	group_free(&f->all);
+	for (size_t i = 0; i < f->ngroups; i++)
+		group_free(&f->groups[i]);
+	free(f->groups);
+	nfswb_trace_free(&f->trace);
+	memset(f, 0, sizeof(*f));
+}
+
+static struct report_group *find_group(struct report_figures *f,
+				       const struct nfswb_trace_op *op)
+{
+	char name[NFSWB_TRACE_ADDR_LEN + 16];
+	struct report_group *g;
+
+	if (f->by == REPORT_BY_NONE)
+		return NULL;
+	if (f->by == REPORT_BY_CLIENT)
+		snprintf(name, sizeof(name), "%s",
+			 op->client >= 0 ? f->trace.clients[op->client] :
+					   "unknown");
+	else if (op->has_fh)
+		snprintf(name, sizeof(name), "fh_hash=0x%08x", op->fh_hash);
+	else
+		snprintf(name, sizeof(name), "unknown");
+
+	for (size_t i = 0; i < f->ngroups; i++)
+		if (!strcmp(f->groups[i].name, name))
+			return &f->groups[i];
+	g = realloc(f->groups, (f->ngroups + 1) * sizeof(*g));
+	if (!g)
+		return NULL;
+	f->groups = g;
+	g = &f->groups[f->ngroups];
+	memset(g, 0, sizeof(*g));
+	g->name = strdup(name);
+	if (!g->name)
+		return NULL;
+	f->ngroups++;
+	return g;
+}
+
+static int add_latencies(struct report_figures *f,
+			 const struct nfswb_trace_ops *ops, bool commit)
+{
+	for (size_t i = 0; i < ops->count; i++) {
+		const struct nfswb_trace_op *op = &ops->v[i];
+		struct report_group *g = find_group(f, op);
+
+		if (nfswb_lat_add(commit ? &f->all.commit : &f->all.write,
+				  op->us))
+			return -ENOMEM;
+		if (f->by != REPORT_BY_NONE && !g)
+			return -ENOMEM;
+		if (g && nfswb_lat_add(commit ? &g->commit : &g->write, op->us))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void add_volume(struct report_group *g, const struct nfswb_trace_op *op)
+{
+	double start = op->ts - (double)op->us / 1e6;
+
+	if (!g->write_ops || start < g->write_first)
+		g->write_first = start;
+	if (!g->write_ops || op->ts > g->write_last)
+		g->write_last = op->ts;
+	g->write_ops++;
+	g->write_bytes += op->bytes;
+}
+
+static int compute(struct report_figures *f)
+{
+	const struct nfswb_trace_ops *commits, *writes;
+	const struct nfswb_trace_ops *vol = &f->trace.nfsd_write;
+
+	commits = nfswb_trace_commits(&f->trace, &f->commit_src);
+	writes = nfswb_trace_writes(&f->trace, &f->write_rpc);
+	if (add_latencies(f, commits, true) || add_latencies(f, writes, false))
+		return -ENOMEM;
+	for (size_t i = 0; i < vol->count; i++) {
+		struct report_group *g = find_group(f, &vol->v[i]);
+
+		if (f->by != REPORT_BY_NONE && !g)
+			return -ENOMEM;
+		add_volume(&f->all, &vol->v[i]);
+		if (g)
+			add_volume(g, &vol->v[i]);
+	}
+	nfswb_lat_summarize(&f->all.commit, &f->all.commit_s);
+	nfswb_lat_summarize(&f->all.write, &f->all.write_s);
+	for (size_t i = 0; i < f->ngroups; i++) {
+		nfswb_lat_summarize(&f->groups[i].commit,
+				    &f->groups[i].commit_s);
+		nfswb_lat_summarize(&f->groups[i].write, &f->groups[i].write_s);
+	}
+	return 0;
+}
+
+int report_load(struct report_figures *f, const char *cmd, char **files,
+		int nfiles, enum report_by by)
+{
+	memset(f, 0, sizeof(*f));
+	nfswb_trace_init(&f->trace);
+	f->by = by;
+	for (int i = 0; i < nfiles; i++) {
+		int r = nfswb_trace_read_file(&f->trace, files[i]);
+
+		if (r) {
+			report_err(cmd, "%s: %s", files[i], strerror(-r));
+			return -1;
+		}
+	}
+	nfswb_trace_finish(&f->trace);
+	if (f->trace.nbad) {
+		nfswb_trace_print_bad(&f->trace, stderr);
+		report_err(cmd, "%llu malformed line(s) skipped",
+			   (unsigned long long)f->trace.nbad);
+	}
+	if (f->trace.lost_events)
+		report_err(cmd, "the trace lost %llu events (buffer overrun): "
+			   "figures undercount",
+			   (unsigned long long)f->trace.lost_events);
+	if (compute(f)) {
+		report_err(cmd, "%s", strerror(ENOMEM));
+		return -1;
+	}
+	return 0;
+}
+
+double report_write_rate(const struct report_group *g)
+{
+	double span = g->write_last - g->write_first;
+
+	if (!g->write_ops || span <= 0)
+		return -1.0;
+	return (double)g->write_bytes / span;
+}
+
+void report_json_group(struct nfswb_json *j, const struct report_figures *f,
+		       const struct report_group *g)
+{
+	double rate = report_write_rate(g);
+	bool vol = f->trace.nfsd_write.count > 0;
+
+	nfswb_lat_json(j, "commit_latency_us", &g->commit_s);
+	nfswb_lat_json(j, "write_latency_us", &g->write_s);
+	if (vol) {
+		nfswb_json_u64(j, "write_ops", g->write_ops);
+		nfswb_json_u64(j, "write_bytes", g->write_bytes);
+	} else {
+		nfswb_json_null(j, "write_ops");
+		nfswb_json_null(j, "write_bytes");
+	}
+	if (rate >= 0)
+		nfswb_json_fixed(j, "write_bytes_per_s", rate, 0);
+	else
+		nfswb_json_null(j, "write_bytes_per_s");
+}
+
+char *report_bytes(double bytes, char *buf, size_t len)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	int u = 0;
+
+	while (bytes >= 1024.0 && u < 4) {
+		bytes /= 1024.0;
+		u++;
+	}
+	snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", bytes, unit[u]);
+	return buf;
+}

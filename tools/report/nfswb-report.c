@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * nfswb-report - how long NFS clients wait on COMMIT, from server-side
+ * traces: record, summary, compare, plot, live.  One file per subcommand,
+ * as xfs_io keeps one per command.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+static const struct report_cmd *const commands[] = {
+	&report_summary_cmd, &report_compare_cmd,
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+void report_err(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "nfswb-report %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int report_usage(const struct report_cmd *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "nfswb-report %s: ", cmd->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nusage: nfswb-report %s %s\n"
+		"Try 'nfswb-report %s --help'.\n", cmd->name, cmd->args,
+		cmd->name);
+	return REPORT_EXIT_USAGE;
+}
+
+static void usage(FILE *out)
+{
+	fputs("usage: nfswb-report COMMAND [OPTIONS] [ARGS]\n\n"
+	      "COMMIT and WRITE latency of an NFS server, from ftrace.\n\n"
+	      "Commands:\n", out);
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(out, "  %-8s %s\n", commands[i]->name,
+			commands[i]->oneline);
+	fputs("\n'nfswb-report COMMAND --help' describes a command; "
+	      "see nfswb-report(1).\n", out);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return REPORT_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "help")) {
+		if (argc > 2) {
+			for (size_t i = 0; i < NCOMMANDS; i++)
+				if (!strcmp(argv[2], commands[i]->name)) {
+					commands[i]->help(stdout);
+					return 0;
+				}
+		}
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		printf("nfswb-report %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(argv[1], commands[i]->name))
+			return commands[i]->run(argc - 1, argv + 1);
+	fprintf(stderr, "nfswb-report: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return REPORT_EXIT_USAGE;
+}

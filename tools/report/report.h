@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * report.h - what the nfswb-report subcommands share: the command table,
+ * the figures computed from a trace, and the tracefs capture.
+ */
+#ifndef NFSWB_REPORT_H
+#define NFSWB_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "latency.h"
+#include "trace.h"
+
+/* Exit codes: 0 success, 1 bad input or failure, 2 usage. */
+#define REPORT_EXIT_USAGE	2
+
+struct report_cmd {
+	const char *name;
+	const char *args;	/* synopsis after the name */
+	const char *oneline;	/* one-line description */
+	int (*run)(int argc, char **argv);
+	void (*help)(FILE *out);
+};
+
+extern const struct report_cmd report_record_cmd, report_summary_cmd,
+	report_compare_cmd, report_plot_cmd, report_live_cmd;
+
+/* "nfswb-report CMD: ..." on stderr. */
+void report_err(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Usage error: message, the subcommand's synopsis, exit code 2. */
+int report_usage(const struct report_cmd *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+enum report_by {
+	REPORT_BY_NONE,
+	REPORT_BY_CLIENT,
+	REPORT_BY_FILE,		/* nfsd's fh_hash: one file handle */
+};
+
+/* The figures of one group of operations (or of all of them). */
+struct report_group {
+	char *name;
+	struct nfswb_lat commit, write;
+	struct nfswb_lat_summary commit_s, write_s;
+	uint64_t write_bytes, write_ops;	/* from nfsd_write events */
+	double write_first, write_last;		/* start/end, seconds */
+};
+
+struct report_figures {
+	struct nfswb_trace trace;
+	enum nfswb_commit_source commit_src;
+	bool write_rpc;
+	struct report_group all;
+	struct report_group *groups;
+	size_t ngroups;
+	enum report_by by;
+};
+
+/**
+ * report_parse_by() - "client", "file", "none"
+ * @s: option argument
+ * @by: out
+ * @why: out on failure
+ *
+ * Return: 0, or -1 (e.g. for "export", which a trace cannot tell).
+ */
+int report_parse_by(const char *s, enum report_by *by, const char **why);
+
+/**
+ * report_load() - read trace files and compute every figure
+ * @f: out
+ * @cmd: subcommand name for messages
+ * @files: paths ("-" for stdin)
+ * @nfiles: count
+ * @by: grouping
+ *
+ * Malformed lines are reported on stderr with their line numbers and do
+ * not fail the load.  Return: 0, or -1 for an unreadable file or no memory.
+ */
+int report_load(struct report_figures *f, const char *cmd, char **files,
+		int nfiles, enum report_by by);
+void report_figures_free(struct report_figures *f);
+
+/* Write rate of a group in bytes/s, or a negative value if unknown. */
+double report_write_rate(const struct report_group *g);
+
+/**
+ * report_json_group() - the figures of @g as members of the open object
+ * @j: writer
+ * @f: figures (for the sources)
+ * @g: group
+ */
+void report_json_group(struct nfswb_json *j, const struct report_figures *f,
+		       const struct report_group *g);
+
+/* Human-readable byte counts and rates: "384.0 MiB", "20.1 MiB/s". */
+char *report_bytes(double bytes, char *buf, size_t len);
+
+/* Owner names for the per-owner view (idmap.c). */
+/**
+ * report_owner_name() - NFSv4 name of a uid, "user@domain" via libnfsidmap
+ * @uid: owner
+ * @buf: out
+ * @len: size of @buf
+ *
+ * Falls back to the decimal uid when no mapping exists.  Return: @buf.
+ */
+char *report_owner_name(uint32_t uid, char *buf, size_t len);
+
+#endif
