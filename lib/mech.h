@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
+#include "exports.h"
 #include "device.h"
 #include "policy.h"
 

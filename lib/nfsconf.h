@@ -3,29 +3,75 @@
  * nfsconf.h - a reader for nfs.conf(5), compatible with nfs-utils'
  * conffile.c: [section] and [section "arg"] headers, "name = value",
  * '#' and ';' comments, quoted values, case-insensitive section and tag
- * names, "include = [-]FILE", $var expansion from [environment] then the
- * process environment, and FILE.d/ *.conf drop-ins.
- * The daemon owns the [nfswbd] section.
+ * names, "include = [-]FILE", $var expansion from the process environment
+ * then [environment], and FILE.d/ *.conf drop-ins.  A value read here is
+ * the value `nfsconf --file FILE --get SECTION TAG` prints
+ * (tests/unit/test_nfsconf.sh checks that).
+ *
+ * The daemon owns the [nfswbd] section; its keys are documented in
+ * doc/nfs.conf.example.
  */
 #ifndef NFSWB_NFSCONF_H
 #define NFSWB_NFSCONF_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "diag.h"
+#include "exports.h"
 
 struct nfswb_nfsconf;
 
-/* Missing file is not an error (nfs.conf is optional); syntax errors are. */
+/**
+ * nfswb_nfsconf_read - read @path and @path.d/ *.conf as nfs-utils does.
+ * A missing @path is not a problem (nfs.conf is optional).  Everything
+ * nfs-utils would warn about and skip is added to @diag as
+ * "FILE:LINE: reason" and skipped the same way.  *@out is always set
+ * (NULL only when out of memory) and must be freed.
+ * Returns the number of problems.
+ */
+int nfswb_nfsconf_read(const char *path, struct nfswb_nfsconf **out,
+		       struct nfswb_diag *diag);
+
+/**
+ * nfswb_nfsconf_load - the strict form: 0 with *@out set, or -1 with
+ * *@out NULL and every problem in @diag (nothing partially applied).
+ */
 int nfswb_nfsconf_load(const char *path, struct nfswb_nfsconf **out,
 		       struct nfswb_diag *diag);
+
+/**
+ * nfswb_nfsconf_parse_buffer - one file's text; includes are read only
+ * when @follow_includes (never while fuzzing).  Like nfswb_nfsconf_read().
+ */
+int nfswb_nfsconf_parse_buffer(const char *name, const char *buf, size_t len,
+			       bool follow_includes,
+			       struct nfswb_nfsconf **out,
+			       struct nfswb_diag *diag);
+
 void nfswb_nfsconf_free(struct nfswb_nfsconf *c);
 
 /* The value as nfsconf --get prints it, or NULL when unset. */
 const char *nfswb_nfsconf_get(const struct nfswb_nfsconf *c,
 			      const char *section, const char *tag);
+/* The same for [section "arg"] (nfsconf --get --arg ARG). */
+const char *nfswb_nfsconf_get_arg(const struct nfswb_nfsconf *c,
+				  const char *section, const char *arg,
+				  const char *tag);
 /* Booleans as conf_get_bool: true/t/yes/y/on/1 and false/f/no/n/off/0. */
 bool nfswb_nfsconf_get_bool(const struct nfswb_nfsconf *c, const char *section,
 			    const char *tag, bool def);
+
+/**
+ * nfswb_nfsconf_daemon_defaults - apply [nfswbd] mode, background-time,
+ * commit-target and writers onto @defaults (the per-export defaults that
+ * nfswb.exports lines start from) and report keys of [nfswbd] that nfswbd
+ * does not know.  Errors are "FILE:LINE: [nfswbd] key = value: reason".
+ * Returns 0, or -1 with @defaults unchanged.
+ */
+int nfswb_nfsconf_daemon_defaults(const struct nfswb_nfsconf *c,
+				  const char *conf_name,
+				  struct nfswb_export_opts *defaults,
+				  struct nfswb_diag *diag);
 
 #endif

@@ -1,0 +1,962 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * exports.c - the nfswb.exports(5) parser, in the manner of exports(5).
+ *
+ * A file is read into memory and cut into logical lines ('\' before a
+ * newline joins the next physical line).  Each logical line is a comment,
+ * a "-opts" default line, or "PATH [(opts)]".  Every problem is recorded
+ * with the line where its entry starts; parsing goes on so that one run
+ * shows them all, and the caller applies nothing unless there were none.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "exports.h"
+#include "units.h"
+
+#define MAX_FILE_SIZE	(16u << 20)	/* an exports file, not a database */
+
+static const char *const mode_names[] = {
+	[NFSWB_MODE_AUTO] = "auto",
+	[NFSWB_MODE_KERNEL] = "kernel",
+	[NFSWB_MODE_FILES] = "files",
+	[NFSWB_MODE_LIMIT] = "limit",
+	[NFSWB_MODE_OFF] = "off",
+};
+
+#define NMODES	(sizeof(mode_names) / sizeof(mode_names[0]))
+
+const char *nfswb_mode_name(enum nfswb_mode m)
+{
+	if ((unsigned int)m < NMODES)
+		return mode_names[m];
+	return "?";
+}
+
+int nfswb_mode_parse(const char *s, enum nfswb_mode *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < NMODES; i++) {
+		if (!strcmp(s, mode_names[i])) {
+			*m = (enum nfswb_mode)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static void writers_default(struct nfswb_export_opts *o)
+{
+	o->nwriters = 2;
+	snprintf(o->writers[0], NFSWB_WRITER_LEN, "nfsd");
+	snprintf(o->writers[1], NFSWB_WRITER_LEN, "ganesha.nfsd");
+}
+
+void nfswb_export_opts_default(struct nfswb_export_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->mode = NFSWB_MODE_AUTO;
+	o->background_time_ms = 1000;
+	writers_default(o);
+}
+
+/* Option names, in the order nfswb_export_opts_format() prints them. */
+static const struct {
+	const char *name;
+	unsigned int bit;
+} opt_names[] = {
+	{ "mode", NFSWB_OPT_MODE },
+	{ "background_time", NFSWB_OPT_BG_TIME },
+	{ "commit_target", NFSWB_OPT_COMMIT_TARGET },
+	{ "bandwidth", NFSWB_OPT_BANDWIDTH },
+	{ "min_bandwidth", NFSWB_OPT_MIN_BW },
+	{ "max_bandwidth", NFSWB_OPT_MAX_BW },
+	{ "writers", NFSWB_OPT_WRITERS },
+};
+
+#define NOPTS	(sizeof(opt_names) / sizeof(opt_names[0]))
+
+static unsigned int opt_bit(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < NOPTS; i++)
+		if (!strcmp(name, opt_names[i].name))
+			return opt_names[i].bit;
+	return 0;
+}
+
+static bool writer_listed(const struct nfswb_export_opts *o, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < o->nwriters; i++)
+		if (!strcmp(o->writers[i], name))
+			return true;
+	return false;
+}
+
+/* "nfsd:ganesha.nfsd": names as the kernel's comm (at most 15 bytes). */
+static int parse_writers(struct nfswb_export_opts *o, const char *value,
+			 char *why, size_t len)
+{
+	struct nfswb_export_opts tmp = *o;
+	const char *p = value;
+
+	tmp.nwriters = 0;
+	for (;;) {
+		size_t n = strcspn(p, ":");
+		char name[NFSWB_WRITER_LEN];
+		size_t i;
+
+		if (n == 0) {
+			snprintf(why, len, "empty process name");
+			return -1;
+		}
+		if (n >= NFSWB_WRITER_LEN) {
+			snprintf(why, len,
+				 "process name '%.*s' is longer than %d characters (the kernel's comm)",
+				 (int)n, p, NFSWB_WRITER_LEN - 1);
+			return -1;
+		}
+		for (i = 0; i < n; i++) {
+			if (!isgraph((unsigned char)p[i])) {
+				snprintf(why, len,
+					 "process name '%.*s' has a blank or control character",
+					 (int)n, p);
+				return -1;
+			}
+		}
+		memcpy(name, p, n);
+		name[n] = '\0';
+		if (!writer_listed(&tmp, name)) {
+			if (tmp.nwriters == NFSWB_MAX_WRITERS) {
+				snprintf(why, len,
+					 "more than %d process names",
+					 NFSWB_MAX_WRITERS);
+				return -1;
+			}
+			memcpy(tmp.writers[tmp.nwriters++], name, n + 1);
+		}
+		p += n;
+		if (!*p)
+			break;
+		p++;
+	}
+	*o = tmp;
+	return 0;
+}
+
+static int parse_positive_duration(const char *value, const char *zero_hint,
+				   uint64_t *ms, char *why, size_t len)
+{
+	const char *reason;
+	uint64_t v;
+
+	if (nfswb_parse_duration_ms(value, &v, &reason)) {
+		snprintf(why, len, "%s", reason);
+		return -1;
+	}
+	if (v == 0) {
+		snprintf(why, len, "must be above 0 (%s)", zero_hint);
+		return -1;
+	}
+	if (v > NFSWB_MAX_DURATION_MS) {
+		snprintf(why, len, "longer than the limit of 60m");
+		return -1;
+	}
+	*ms = v;
+	return 0;
+}
+
+static int parse_positive_rate(const char *value, const char *zero_hint,
+			       uint64_t *rate, char *why, size_t len)
+{
+	const char *reason;
+	uint64_t v;
+
+	if (nfswb_parse_rate(value, &v, &reason)) {
+		snprintf(why, len, "%s", reason);
+		return -1;
+	}
+	if (v == 0) {
+		snprintf(why, len, "must be above 0 (%s)", zero_hint);
+		return -1;
+	}
+	if (v > NFSWB_MAX_RATE) {
+		snprintf(why, len, "above the limit of 1TiB/s");
+		return -1;
+	}
+	*rate = v;
+	return 0;
+}
+
+/* opt_apply - nfswb_export_opt_set() with the bare reason in @why. */
+static int opt_apply(struct nfswb_export_opts *o, unsigned int bit,
+		     const char *value, char *why, size_t len)
+{
+	int ret = -1;
+
+	switch (bit) {
+	case NFSWB_OPT_MODE:
+		ret = nfswb_mode_parse(value, &o->mode);
+		if (ret)
+			snprintf(why, len,
+				 "unknown mode (use auto, kernel, files, limit or off)");
+		break;
+	case NFSWB_OPT_BG_TIME:
+		ret = parse_positive_duration(value,
+					      "to leave an export alone, use mode=off",
+					      &o->background_time_ms, why, len);
+		break;
+	case NFSWB_OPT_COMMIT_TARGET:
+		ret = parse_positive_duration(value,
+					      "leave it out for no cap",
+					      &o->commit_target_ms, why, len);
+		break;
+	case NFSWB_OPT_BANDWIDTH:
+		ret = parse_positive_rate(value,
+					  "leave it out to estimate the rate",
+					  &o->bandwidth, why, len);
+		break;
+	case NFSWB_OPT_MIN_BW:
+		ret = parse_positive_rate(value,
+					  "leave it out for the built-in floor",
+					  &o->min_bandwidth, why, len);
+		break;
+	case NFSWB_OPT_MAX_BW:
+		ret = parse_positive_rate(value,
+					  "leave it out for no ceiling",
+					  &o->max_bandwidth, why, len);
+		break;
+	case NFSWB_OPT_WRITERS:
+		ret = parse_writers(o, value, why, len);
+		break;
+	default:
+		snprintf(why, len, "unknown option");
+		return -1;
+	}
+	if (!ret)
+		o->set |= bit;
+	return ret;
+}
+
+int nfswb_export_opt_set(struct nfswb_export_opts *o, const char *name,
+			 const char *value, char *why, size_t len)
+{
+	unsigned int bit = opt_bit(name);
+	char reason[192];
+
+	if (!bit) {
+		snprintf(why, len, "unknown option '%s'%s", name,
+			 strchr(name, '-') ? " (option names use '_')" : "");
+		return -1;
+	}
+	if (opt_apply(o, bit, value, reason, sizeof(reason))) {
+		snprintf(why, len, "%s=%s: %s", name, value, reason);
+		return -1;
+	}
+	return 0;
+}
+
+int nfswb_export_opt_set_reason(struct nfswb_export_opts *o,
+				const char *name, const char *value,
+				char *why, size_t len)
+{
+	unsigned int bit = opt_bit(name);
+
+	if (!bit) {
+		snprintf(why, len, "unknown option");
+		return -1;
+	}
+	return opt_apply(o, bit, value, why, len);
+}
+
+int nfswb_export_opts_check(const struct nfswb_export_opts *o, char *why,
+			    size_t len)
+{
+	char a[32], b[32];
+
+	if (o->min_bandwidth && o->max_bandwidth &&
+	    o->min_bandwidth > o->max_bandwidth) {
+		snprintf(why, len,
+			 "min_bandwidth (%s) is above max_bandwidth (%s)",
+			 nfswb_format_rate(o->min_bandwidth, a, sizeof(a)),
+			 nfswb_format_rate(o->max_bandwidth, b, sizeof(b)));
+		return -1;
+	}
+	if (o->commit_target_ms &&
+	    o->commit_target_ms < o->background_time_ms) {
+		snprintf(why, len,
+			 "commit_target (%s) is shorter than background_time (%s)",
+			 nfswb_format_duration_ms(o->commit_target_ms, a,
+						  sizeof(a)),
+			 nfswb_format_duration_ms(o->background_time_ms, b,
+						  sizeof(b)));
+		return -1;
+	}
+	return 0;
+}
+
+/* The smaller of two values where 0 means "not set". */
+static uint64_t min_set(uint64_t a, uint64_t b)
+{
+	if (!a)
+		return b;
+	if (!b)
+		return a;
+	return a < b ? a : b;
+}
+
+int nfswb_export_opts_merge(struct nfswb_export_opts *into,
+			    const struct nfswb_export_opts *from, char *why,
+			    size_t len)
+{
+	struct nfswb_export_opts m = *into;
+	unsigned int i;
+
+	if (m.mode == NFSWB_MODE_AUTO) {
+		m.mode = from->mode;
+	} else if (from->mode != NFSWB_MODE_AUTO && from->mode != m.mode) {
+		snprintf(why, len, "mode=%s and mode=%s on one device",
+			 nfswb_mode_name(m.mode), nfswb_mode_name(from->mode));
+		return -1;
+	}
+	if (from->background_time_ms < m.background_time_ms)
+		m.background_time_ms = from->background_time_ms;
+	m.commit_target_ms = min_set(m.commit_target_ms,
+				     from->commit_target_ms);
+	m.bandwidth = min_set(m.bandwidth, from->bandwidth);
+	if (from->min_bandwidth > m.min_bandwidth)
+		m.min_bandwidth = from->min_bandwidth;
+	m.max_bandwidth = min_set(m.max_bandwidth, from->max_bandwidth);
+	for (i = 0; i < from->nwriters; i++) {
+		if (writer_listed(&m, from->writers[i]))
+			continue;
+		if (m.nwriters == NFSWB_MAX_WRITERS) {
+			snprintf(why, len,
+				 "more than %d writers on one device",
+				 NFSWB_MAX_WRITERS);
+			return -1;
+		}
+		memcpy(m.writers[m.nwriters++], from->writers[i],
+		       NFSWB_WRITER_LEN);
+	}
+	m.set |= from->set;
+	if (nfswb_export_opts_check(&m, why, len))
+		return -1;
+	*into = m;
+	return 0;
+}
+
+/* Exact, so that it parses back: the largest binary unit that divides. */
+static void format_rate_exact(uint64_t v, char *buf, size_t len)
+{
+	static const char units[] = "kMGT";
+	int i;
+
+	for (i = 3; i >= 0; i--) {
+		uint64_t m = UINT64_C(1) << (10 * (i + 1));
+
+		if (v >= m && v % m == 0) {
+			snprintf(buf, len, "%" PRIu64 "%ciB/s", v / m,
+				 units[i] == 'k' ? 'K' : units[i]);
+			return;
+		}
+	}
+	snprintf(buf, len, "%" PRIu64 "B/s", v);
+}
+
+static void append(char *buf, size_t len, size_t *pos, const char *name,
+		   const char *value)
+{
+	int n;
+
+	if (*pos >= len)
+		return;
+	n = snprintf(buf + *pos, len - *pos, "%s%s=%s", *pos ? "," : "", name,
+		     value);
+	if (n > 0)
+		*pos += (size_t)n;
+}
+
+void nfswb_export_opts_format(const struct nfswb_export_opts *o, char *buf,
+			      size_t len)
+{
+	char v[NFSWB_MAX_WRITERS * NFSWB_WRITER_LEN + 8];
+	size_t pos = 0;
+	unsigned int i;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	append(buf, len, &pos, "mode", nfswb_mode_name(o->mode));
+	nfswb_format_duration_ms(o->background_time_ms, v, sizeof(v));
+	append(buf, len, &pos, "background_time", v);
+	if (o->commit_target_ms) {
+		nfswb_format_duration_ms(o->commit_target_ms, v, sizeof(v));
+		append(buf, len, &pos, "commit_target", v);
+	}
+	if (o->bandwidth) {
+		format_rate_exact(o->bandwidth, v, sizeof(v));
+		append(buf, len, &pos, "bandwidth", v);
+	}
+	if (o->min_bandwidth) {
+		format_rate_exact(o->min_bandwidth, v, sizeof(v));
+		append(buf, len, &pos, "min_bandwidth", v);
+	}
+	if (o->max_bandwidth) {
+		format_rate_exact(o->max_bandwidth, v, sizeof(v));
+		append(buf, len, &pos, "max_bandwidth", v);
+	}
+	v[0] = '\0';
+	for (i = 0; i < o->nwriters; i++) {
+		if (i)
+			strcat(v, ":");
+		strcat(v, o->writers[i]);
+	}
+	if (o->nwriters)
+		append(buf, len, &pos, "writers", v);
+}
+
+/* ---- the parser ---- */
+
+struct parser {
+	const char *name;		/* file name for messages */
+	unsigned int line;		/* where the current entry starts */
+	struct nfswb_export_opts defaults;	/* after "-opts" lines */
+	struct nfswb_config *cfg;
+	struct nfswb_diag *diag;
+	int errors;
+};
+
+static void perr(struct parser *ps, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void perr(struct parser *ps, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	nfswb_diag_add(ps->diag, ps->name, ps->line, "%s", msg);
+	ps->errors++;
+}
+
+static char *skip_blank(char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\f' ||
+	       *p == '\v')
+		p++;
+	return p;
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static void trim(char **s)
+{
+	char *p = skip_blank(*s);
+	size_t n = strlen(p);
+
+	while (n && is_blank(p[n - 1]))
+		p[--n] = '\0';
+	*s = p;
+}
+
+/*
+ * parse_options - "name=value,name=value" (the text between the
+ * parentheses, NUL-terminated, modified in place) applied onto @o.
+ * Returns the number of errors reported.
+ */
+static int parse_options(struct parser *ps, char *text,
+			 struct nfswb_export_opts *o)
+{
+	unsigned int seen = 0;
+	int errors = ps->errors;
+	char *p = text, *opt;
+
+	trim(&p);
+	if (!*p)
+		return 0;
+	for (;;) {
+		char *comma = strchr(p, ',');
+		char *name, *value, *eq;
+		char why[256];
+		unsigned int bit;
+
+		if (comma)
+			*comma = '\0';
+		opt = p;
+		trim(&opt);
+		eq = strchr(opt, '=');
+		name = opt;
+		if (eq) {
+			*eq = '\0';
+			value = eq + 1;
+			trim(&name);
+			trim(&value);
+		} else {
+			value = NULL;
+		}
+		bit = opt_bit(name);
+		if (!*name) {
+			perr(ps, eq ? "option without a name" :
+				      "empty option in the list");
+		} else if (!bit) {
+			nfswb_export_opt_set(o, name, "", why, sizeof(why));
+			perr(ps, "%s", why);
+		} else if (!value || !*value) {
+			perr(ps, "option '%s' needs a value", name);
+		} else if (seen & bit) {
+			perr(ps, "option '%s' given twice", name);
+		} else {
+			seen |= bit;
+			if (nfswb_export_opt_set(o, name, value, why,
+						 sizeof(why)))
+				perr(ps, "%s", why);
+		}
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	return ps->errors - errors;
+}
+
+/*
+ * parse_path - read a plain or double-quoted path at *pp, decoding \ooo
+ * escapes, into @out (PATH_MAX).  Leaves *pp after it.
+ */
+static int parse_path(struct parser *ps, char **pp, char *out)
+{
+	bool quoted = false;
+	size_t n = 0;
+	char *p = *pp;
+
+	if (*p == '"') {
+		quoted = true;
+		p++;
+	}
+	for (;;) {
+		char c = *p;
+
+		if (!c) {
+			if (quoted) {
+				perr(ps, "unterminated quote in path");
+				return -1;
+			}
+			break;
+		}
+		if (quoted ? c == '"' : (is_blank(c) || c == '(')) {
+			break;
+		}
+		if (c == '\\') {
+			unsigned int v;
+
+			if (p[1] < '0' || p[1] > '3' || p[2] < '0' ||
+			    p[2] > '7' || p[3] < '0' || p[3] > '7') {
+				perr(ps,
+				     "bad escape '\\%.3s' in path (use three octal digits, e.g. \\040 for a space)",
+				     p + 1);
+				return -1;
+			}
+			v = (unsigned int)((p[1] - '0') * 64 + (p[2] - '0') * 8 +
+					   (p[3] - '0'));
+			if (v == 0) {
+				perr(ps, "escape '\\000' (NUL) in path");
+				return -1;
+			}
+			c = (char)v;
+			p += 3;
+		}
+		if (n + 1 >= PATH_MAX) {
+			perr(ps, "path longer than %d bytes", PATH_MAX - 1);
+			return -1;
+		}
+		out[n++] = c;
+		p++;
+	}
+	out[n] = '\0';
+	if (quoted)
+		p++;		/* the closing quote */
+	*pp = p;
+	if (quoted && *p && !is_blank(*p) && *p != '(' && *p != '#') {
+		perr(ps, "text right after the closing quote of the path");
+		return -1;
+	}
+	if (!n) {
+		perr(ps, "empty path");
+		return -1;
+	}
+	if (out[0] != '/') {
+		perr(ps, "relative path '%s' (exported paths are absolute)",
+		     out);
+		return -1;
+	}
+	return 0;
+}
+
+/* "/srv//nfs/" and "/srv/nfs" are one export: collapse '/' runs. */
+static void normalize_path(char *path)
+{
+	char *r = path, *w = path;
+
+	while (*r) {
+		*w++ = *r;
+		if (*r == '/')
+			while (r[1] == '/')
+				r++;
+		r++;
+	}
+	*w = '\0';
+	if (w - path > 1 && w[-1] == '/')
+		w[-1] = '\0';
+}
+
+static const struct nfswb_export *find_export(const struct nfswb_config *cfg,
+					      const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->count; i++)
+		if (!strcmp(cfg->exports[i].path, path))
+			return &cfg->exports[i];
+	return NULL;
+}
+
+static int add_export(struct parser *ps, const char *path,
+		      const struct nfswb_export_opts *o)
+{
+	struct nfswb_config *cfg = ps->cfg;
+	struct nfswb_export *e, *exports;
+
+	exports = realloc(cfg->exports, (cfg->count + 1) * sizeof(*exports));
+	if (!exports)
+		goto nomem;
+	cfg->exports = exports;
+	e = &cfg->exports[cfg->count];
+	memset(e, 0, sizeof(*e));
+	e->path = strdup(path);
+	e->file = strdup(ps->name);
+	if (!e->path || !e->file) {
+		free(e->path);
+		free(e->file);
+		goto nomem;
+	}
+	e->opts = *o;
+	e->line = ps->line;
+	cfg->count++;
+	return 0;
+nomem:
+	perr(ps, "out of memory");
+	return -1;
+}
+
+/* Text after an entry: only blanks or a comment. */
+static void check_rest(struct parser *ps, char *p, const char *after)
+{
+	p = skip_blank(p);
+	if (*p && *p != '#')
+		perr(ps, "unexpected text '%.40s' after %s", p, after);
+}
+
+static void parse_defaults_line(struct parser *ps, char *p)
+{
+	struct nfswb_export_opts o = ps->defaults;
+	char why[256], *end;
+	int errors;
+
+	p++;				/* the '-' */
+	if (*p == '(') {
+		end = strchr(++p, ')');
+		if (!end) {
+			perr(ps, "missing ')' after the default options");
+			return;
+		}
+	} else {
+		end = p + strcspn(p, " \t\r\f\v");
+	}
+	if (*end) {
+		*end = '\0';
+		check_rest(ps, end + 1, "the default options");
+	}
+	if (!*skip_blank(p)) {
+		perr(ps, "'-' without default options");
+		return;
+	}
+	errors = parse_options(ps, p, &o);
+	if (!errors && nfswb_export_opts_check(&o, why, sizeof(why))) {
+		perr(ps, "%s", why);
+		errors++;
+	}
+	if (!errors)
+		ps->defaults = o;
+}
+
+static void parse_export_line(struct parser *ps, char *p)
+{
+	struct nfswb_export_opts o = ps->defaults;
+	const struct nfswb_export *dup;
+	char path[PATH_MAX], why[256];
+	int errors = ps->errors;
+
+	if (parse_path(ps, &p, path))
+		return;
+	normalize_path(path);
+	p = skip_blank(p);
+	if (*p == '(') {
+		char *end = strchr(++p, ')');
+
+		if (!end) {
+			perr(ps, "missing ')' after the options of %s", path);
+			return;
+		}
+		*end = '\0';
+		parse_options(ps, p, &o);
+		check_rest(ps, end + 1, "the option list");
+	} else if (*p && *p != '#') {
+		perr(ps, "expected '(' or end of line after %s, found '%.40s'",
+		     path, p);
+	}
+	if (ps->errors == errors && nfswb_export_opts_check(&o, why,
+							    sizeof(why)))
+		perr(ps, "%s: %s", path, why);
+	dup = find_export(ps->cfg, path);
+	if (dup)
+		perr(ps, "%s configured twice (first at %s:%u)", path,
+		     dup->file, dup->line);
+	if (ps->errors == errors)
+		add_export(ps, path, &o);
+}
+
+static void parse_logical_line(struct parser *ps, char *line)
+{
+	char *p = skip_blank(line);
+
+	if (!*p || *p == '#')
+		return;
+	if (*p == '-')
+		parse_defaults_line(ps, p);
+	else
+		parse_export_line(ps, p);
+}
+
+int nfswb_config_parse_buffer(const char *name, const char *buf, size_t len,
+			      const struct nfswb_export_opts *defaults,
+			      struct nfswb_config *cfg, struct nfswb_diag *diag)
+{
+	struct parser ps = {
+		.name = name,
+		.cfg = cfg,
+		.diag = diag,
+	};
+	unsigned int physical = 1;
+	char *line;
+	size_t pos = 0;
+
+	if (defaults)
+		ps.defaults = *defaults;
+	else
+		nfswb_export_opts_default(&ps.defaults);
+
+	/* A logical line is never longer than the whole buffer. */
+	line = malloc(len + 1);
+	if (!line) {
+		nfswb_diag_add(diag, name, 0, "out of memory");
+		return 1;
+	}
+	while (pos < len) {
+		bool has_nul = false;
+		size_t n = 0;
+
+		ps.line = physical;
+		while (pos < len) {
+			char c = buf[pos++];
+
+			if (c == '\n') {
+				physical++;
+				if (n && line[n - 1] == '\\') {
+					/* continuation: keep tokens apart */
+					line[n - 1] = ' ';
+					continue;
+				}
+				break;
+			}
+			if (c == '\0')
+				has_nul = true;
+			line[n++] = c;
+		}
+		line[n] = '\0';
+		if (has_nul)
+			perr(&ps, "NUL byte in line");
+		else
+			parse_logical_line(&ps, line);
+	}
+	free(line);
+	return ps.errors;
+}
+
+/* Read a whole file; errors are "FILE: reason". */
+static char *read_file(const char *path, size_t *len, bool missing_ok,
+		       bool *missing, struct nfswb_diag *diag)
+{
+	char *buf = NULL;
+	struct stat st;
+	size_t n = 0;
+	int fd;
+
+	*missing = false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT && missing_ok) {
+			*missing = true;
+			return NULL;
+		}
+		nfswb_diag_add(diag, path, 0, "cannot open: %m");
+		return NULL;
+	}
+	if (fstat(fd, &st)) {
+		nfswb_diag_add(diag, path, 0, "cannot stat: %m");
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		nfswb_diag_add(diag, path, 0, "not a regular file");
+		goto out;
+	}
+	if (st.st_size > MAX_FILE_SIZE) {
+		nfswb_diag_add(diag, path, 0, "larger than %u MiB",
+			       MAX_FILE_SIZE >> 20);
+		goto out;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		nfswb_diag_add(diag, path, 0, "out of memory");
+		goto out;
+	}
+	while (n < (size_t)st.st_size) {
+		ssize_t r = read(fd, buf + n, (size_t)st.st_size - n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			nfswb_diag_add(diag, path, 0, "read error: %m");
+			free(buf);
+			buf = NULL;
+			goto out;
+		}
+		if (r == 0)
+			break;		/* shrank under us: use what we have */
+		n += (size_t)r;
+	}
+	buf[n] = '\0';
+	*len = n;
+out:
+	close(fd);
+	return buf;
+}
+
+static int parse_file(const char *path, bool missing_ok,
+		      const struct nfswb_export_opts *defaults,
+		      struct nfswb_config *cfg, struct nfswb_diag *diag)
+{
+	bool missing;
+	size_t len = 0;
+	char *buf;
+	int errors;
+
+	buf = read_file(path, &len, missing_ok, &missing, diag);
+	if (!buf)
+		return missing ? 0 : 1;
+	errors = nfswb_config_parse_buffer(path, buf, len, defaults, cfg,
+					   diag);
+	free(buf);
+	return errors;
+}
+
+static int exports_filter(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+	static const char ext[] = ".exports";
+
+	if (d->d_name[0] == '.')
+		return 0;
+	return n > sizeof(ext) - 1 && !strcmp(d->d_name + n - (sizeof(ext) - 1),
+					       ext);
+}
+
+int nfswb_config_load(const char *main_file, bool main_required,
+		      const char *dropin_dir,
+		      const struct nfswb_export_opts *defaults,
+		      struct nfswb_config *cfg, struct nfswb_diag *diag)
+{
+	struct nfswb_config loaded = { 0 };
+	struct dirent **names = NULL;
+	int errors = 0, n = 0, i;
+
+	if (main_file)
+		errors += parse_file(main_file, !main_required, defaults,
+				     &loaded, diag);
+	if (dropin_dir) {
+		/* versionsort, as exportfs reads /etc/exports.d */
+		n = scandir(dropin_dir, &names, exports_filter, versionsort);
+		if (n < 0) {
+			n = 0;
+			if (errno != ENOENT) {
+				nfswb_diag_add(diag, dropin_dir, 0,
+					       "cannot read directory: %m");
+				errors++;
+			}
+		}
+	}
+	for (i = 0; i < n; i++) {
+		char *path;
+
+		if (asprintf(&path, "%s/%s", dropin_dir, names[i]->d_name) < 0) {
+			nfswb_diag_add(diag, dropin_dir, 0, "out of memory");
+			errors++;
+		} else {
+			errors += parse_file(path, false, defaults, &loaded,
+					     diag);
+			free(path);
+		}
+		free(names[i]);
+	}
+	free(names);
+
+	if (errors) {
+		nfswb_config_free(&loaded);
+		return -1;
+	}
+	*cfg = loaded;
+	return 0;
+}
+
+void nfswb_config_free(struct nfswb_config *cfg)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->count; i++) {
+		free(cfg->exports[i].path);
+		free(cfg->exports[i].file);
+	}
+	free(cfg->exports);
+	cfg->exports = NULL;
+	cfg->count = 0;
+}

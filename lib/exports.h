@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * exports.h - the exportfs-style configuration, nfswb.exports(5).
+ *
+ *   # comment
+ *   /srv/nfs/home  (background_time=1s,commit_target=3s)
+ *   "/srv/with space"  (mode=files)
+ *   /srv/octal\040space  (bandwidth=200M)
+ *
+ * One exported path per line, then an option list in parentheses; '\' at
+ * end of line continues it.  A line "-opts" (as in exports(5)) sets
+ * defaults for the lines after it in the same file.
+ */
+#ifndef NFSWB_EXPORTS_H
+#define NFSWB_EXPORTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+
+enum nfswb_mode {
+	NFSWB_MODE_AUTO = 0,	/* kernel if the knob exists, else files (+limit) */
+	NFSWB_MODE_KERNEL,
+	NFSWB_MODE_FILES,
+	NFSWB_MODE_LIMIT,
+	NFSWB_MODE_OFF,
+};
+
+/* nfswb_mode_name - "auto", "kernel", ... */
+const char *nfswb_mode_name(enum nfswb_mode m);
+/* nfswb_mode_parse - the reverse; returns 0, or -1 for an unknown name. */
+int nfswb_mode_parse(const char *s, enum nfswb_mode *m);
+
+#define NFSWB_MAX_WRITERS	8
+#define NFSWB_WRITER_LEN	16	/* TASK_COMM_LEN */
+
+/* Bits of nfswb_export_opts.set: which options the file gave explicitly. */
+enum {
+	NFSWB_OPT_MODE		= 1u << 0,
+	NFSWB_OPT_BG_TIME	= 1u << 1,
+	NFSWB_OPT_COMMIT_TARGET	= 1u << 2,
+	NFSWB_OPT_BANDWIDTH	= 1u << 3,
+	NFSWB_OPT_MIN_BW	= 1u << 4,
+	NFSWB_OPT_MAX_BW	= 1u << 5,
+	NFSWB_OPT_WRITERS	= 1u << 6,
+};
+
+struct nfswb_export_opts {
+	enum nfswb_mode mode;
+	uint64_t background_time_ms;	/* default 1000 */
+	uint64_t commit_target_ms;	/* 0: no dirty cap */
+	uint64_t bandwidth;		/* bytes/s; 0: estimate */
+	uint64_t min_bandwidth;		/* bytes/s; 0: built-in floor */
+	uint64_t max_bandwidth;		/* bytes/s; 0: no ceiling */
+	unsigned int nwriters;
+	char writers[NFSWB_MAX_WRITERS][NFSWB_WRITER_LEN];
+	unsigned int set;		/* NFSWB_OPT_* given explicitly */
+};
+
+struct nfswb_export {
+	char *path;
+	struct nfswb_export_opts opts;
+	char *file;			/* where it was configured */
+	unsigned int line;
+};
+
+struct nfswb_config {
+	struct nfswb_export *exports;
+	size_t count;
+};
+
+/* Sanity bounds: products of rate and time stay far below 2^64. */
+#define NFSWB_MAX_DURATION_MS	(60ULL * 60 * 1000)	/* 1 hour */
+#define NFSWB_MAX_RATE		(1ULL << 40)		/* 1 TiB/s */
+
+/* Built-in defaults: mode=auto, background_time=1s, writers=nfsd:ganesha.nfsd. */
+void nfswb_export_opts_default(struct nfswb_export_opts *o);
+
+/*
+ * nfswb_export_opt_set - apply one "name=value" option to @o and mark it
+ * in @o->set.  Returns 0, or -1 with the reason in @why.  Used by the
+ * parser and by the nfs.conf [nfswbd] defaults (with '_' for '-').
+ */
+int nfswb_export_opt_set(struct nfswb_export_opts *o, const char *name,
+			 const char *value, char *why, size_t len);
+/* The same, but @why holds only the reason, not "name=value: ". */
+int nfswb_export_opt_set_reason(struct nfswb_export_opts *o,
+				const char *name, const char *value,
+				char *why, size_t len);
+
+/*
+ * nfswb_export_opts_check - rules between options of one export
+ * (min_bandwidth <= max_bandwidth, commit_target >= background_time).
+ * Returns 0, or -1 with the reason in @why.
+ */
+int nfswb_export_opts_check(const struct nfswb_export_opts *o, char *why,
+			    size_t len);
+
+/*
+ * nfswb_export_opts_merge - fold @from into @into when two exports share
+ * one device (one bdi, one state).  The rule, also in nfswb.exports(5):
+ *   mode            auto yields to an explicit mode; two different
+ *                   explicit modes are an error
+ *   background_time the smallest
+ *   commit_target   the smallest of those set
+ *   bandwidth       a fixed rate wins over estimation; of two different
+ *                   fixed rates the smallest
+ *   min_bandwidth   the largest
+ *   max_bandwidth   the smallest of those set
+ *   writers         the union (error beyond NFSWB_MAX_WRITERS)
+ * A merged min_bandwidth above the merged max_bandwidth is an error.
+ * Returns 0, or -1 with the reason in @why and @into unchanged.
+ */
+int nfswb_export_opts_merge(struct nfswb_export_opts *into,
+			    const struct nfswb_export_opts *from, char *why,
+			    size_t len);
+
+/*
+ * nfswb_export_opts_format - the canonical option list, e.g.
+ * "mode=auto,background_time=1s,writers=nfsd:ganesha.nfsd".  Options at
+ * their "unset" value (commit_target, the bandwidths) are left out, so
+ * the text parses back to the same options.
+ */
+void nfswb_export_opts_format(const struct nfswb_export_opts *o, char *buf,
+			      size_t len);
+
+/*
+ * nfswb_config_parse_buffer - parse one file's text (@len bytes, need not
+ * be NUL-terminated).  Appends exports to @cfg and problems to @diag (as
+ * "NAME:LINE: reason", LINE being where the entry starts).  A path already
+ * in @cfg, from this or an earlier file, is an error naming both places.
+ * Returns the number of errors added.
+ */
+int nfswb_config_parse_buffer(const char *name, const char *buf, size_t len,
+			      const struct nfswb_export_opts *defaults,
+			      struct nfswb_config *cfg, struct nfswb_diag *diag);
+
+/*
+ * nfswb_config_load - read @main_file (missing is an error only when
+ * @main_required) and every @dropin_dir/ *.exports in name order.  A path
+ * configured twice is an error naming both places.  On any error @cfg is
+ * left empty and the return value is -1.
+ */
+int nfswb_config_load(const char *main_file, bool main_required,
+		      const char *dropin_dir,
+		      const struct nfswb_export_opts *defaults,
+		      struct nfswb_config *cfg, struct nfswb_diag *diag);
+
+/* nfswb_config_free - free every export; @cfg is empty again. */
+void nfswb_config_free(struct nfswb_config *cfg);
+
+#endif

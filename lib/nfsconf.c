@@ -1,0 +1,682 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * nfsconf.c - read nfs.conf(5) the way nfs-utils' support/nfs/conffile.c
+ * does, so that nfswbd sees exactly what `nfsconf --get` prints.
+ *
+ * The quirks that matter, all reproduced on purpose:
+ *  - '\' before a newline joins lines (both become blanks);
+ *  - a last line without a newline is ignored;
+ *  - a value is cut at the first '#' or ';' unless it is quoted; a quoted
+ *    value ends at the next quote of the same kind, the rest is dropped;
+ *  - an empty value sets nothing;
+ *  - a later "tag = value" for the same section and tag replaces the most
+ *    recent earlier one, whatever its [section "arg"];
+ *  - "include = [-]FILE" reads FILE (relative to the including file's
+ *    directory) in place, starting in the current section;
+ *  - FILE.d/ *.conf are read after FILE in version order and override it;
+ *  - $NAME takes the process environment first, then [environment].
+ * Where nfs-utils logs a warning and goes on, we record the same problem
+ * (with the physical line) in the diag and go on the same way.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "exports.h"
+#include "nfsconf.h"
+
+#define MAX_INCLUDE_DEPTH	16	/* nfs-utils recurses until it crashes */
+#define MAX_EXPANSIONS		16	/* "$a" -> "$b" -> ... ; a loop hangs nfs-utils */
+#define MAX_CONF_SIZE		(16u << 20)
+
+struct binding {
+	char *section;		/* lower case, as conf_set() stores it */
+	char *arg;		/* [section "arg"], or NULL */
+	char *tag;
+	char *value;
+	const char *file;	/* owned by nfswb_nfsconf.files */
+	unsigned int line;
+};
+
+struct nfswb_nfsconf {
+	struct binding *b;	/* in the order they were set */
+	size_t count, cap;
+	char **files;		/* every file name a binding points to */
+	size_t nfiles;
+	bool no_include;	/* fuzzing: never open other files */
+};
+
+struct reader {
+	struct nfswb_nfsconf *c;
+	struct nfswb_diag *diag;
+	int problems;
+	int depth;
+};
+
+static void problem(struct reader *r, const char *file, unsigned int line,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void problem(struct reader *r, const char *file, unsigned int line,
+		    const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	nfswb_diag_add(r->diag, file, line, "%s", msg);
+	r->problems++;
+}
+
+static const char *intern_file(struct reader *r, const char *name)
+{
+	struct nfswb_nfsconf *c = r->c;
+	char **files, *copy;
+
+	if (c->nfiles && !strcmp(c->files[c->nfiles - 1], name))
+		return c->files[c->nfiles - 1];
+	files = realloc(c->files, (c->nfiles + 1) * sizeof(*files));
+	if (!files)
+		return NULL;
+	c->files = files;
+	copy = strdup(name);
+	if (!copy)
+		return NULL;
+	c->files[c->nfiles++] = copy;
+	return copy;
+}
+
+static void free_binding(struct binding *b)
+{
+	free(b->section);
+	free(b->arg);
+	free(b->tag);
+	free(b->value);
+}
+
+/* conf_set_now(override = 1): drop the latest same section+tag, append. */
+static void set_value(struct reader *r, const char *file, unsigned int line,
+		      const char *section, const char *arg, const char *tag,
+		      const char *value)
+{
+	struct nfswb_nfsconf *c = r->c;
+	struct binding nb = { 0 };
+	size_t i;
+	char *p;
+
+	if (!*value)
+		return;
+	for (i = c->count; i-- > 0;) {
+		if (!strcasecmp(c->b[i].section, section) &&
+		    !strcasecmp(c->b[i].tag, tag)) {
+			free_binding(&c->b[i]);
+			memmove(&c->b[i], &c->b[i + 1],
+				(c->count - i - 1) * sizeof(c->b[0]));
+			c->count--;
+			break;
+		}
+	}
+	if (c->count == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 32;
+		struct binding *b = realloc(c->b, cap * sizeof(*b));
+
+		if (!b)
+			goto nomem;
+		c->b = b;
+		c->cap = cap;
+	}
+	nb.section = strdup(section);
+	nb.arg = arg ? strdup(arg) : NULL;
+	nb.tag = strdup(tag);
+	nb.value = strdup(value);
+	nb.file = intern_file(r, file);
+	nb.line = line;
+	if (!nb.section || (arg && !nb.arg) || !nb.tag || !nb.value ||
+	    !nb.file) {
+		free_binding(&nb);
+		goto nomem;
+	}
+	for (p = nb.section; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	c->b[c->count++] = nb;
+	return;
+nomem:
+	problem(r, file, line, "out of memory");
+}
+
+static char *read_conf(const char *path, int *err)
+{
+	struct stat st;
+	char *buf = NULL;
+	size_t n = 0;
+	int fd;
+
+	/* O_NONBLOCK: an include naming a FIFO must not hang us. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		*err = errno;
+		return NULL;
+	}
+	if (fstat(fd, &st)) {
+		*err = errno;
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size > MAX_CONF_SIZE) {
+		*err = S_ISDIR(st.st_mode) ? EISDIR : EFBIG;
+		if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+			*err = EINVAL;
+		goto out;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		*err = ENOMEM;
+		goto out;
+	}
+	while (n < (size_t)st.st_size) {
+		ssize_t got = read(fd, buf + n, (size_t)st.st_size - n);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		n += (size_t)got;
+	}
+	buf[n] = '\0';
+out:
+	close(fd);
+	return buf;
+}
+
+static void parse_buffer(struct reader *r, char *buf, const char *file,
+			 char **section, char **arg);
+
+/* "include = [-]FILE", relative to the directory of @file. */
+static void do_include(struct reader *r, const char *file, unsigned int line,
+		       const char *val, const char *section, const char *arg)
+{
+	char *path = NULL, *copy = NULL, *text = NULL;
+	char *isec = NULL, *iarg = NULL;
+	bool optional = false;
+	int err = 0;
+
+	if (*val == '-') {
+		optional = true;
+		val++;
+	}
+	if (r->c->no_include) {
+		problem(r, file, line, "include not followed here");
+		return;
+	}
+	if (r->depth >= MAX_INCLUDE_DEPTH) {
+		problem(r, file, line, "includes nested deeper than %d",
+			MAX_INCLUDE_DEPTH);
+		return;
+	}
+	if (val[0] == '/') {
+		path = strdup(val);
+	} else {
+		copy = strdup(file);
+		if (copy && asprintf(&path, "%s/%s", dirname(copy), val) < 0)
+			path = NULL;
+	}
+	if (!path) {
+		problem(r, file, line, "out of memory");
+		goto out;
+	}
+	text = read_conf(path, &err);
+	if (!text) {
+		if (!optional)
+			problem(r, file, line, "cannot include %s: %s", path,
+				strerror(err));
+		goto out;
+	}
+	/* The included file starts in our section but cannot change it. */
+	if (section) {
+		isec = strdup(section);
+		iarg = arg ? strdup(arg) : NULL;
+	}
+	r->depth++;
+	parse_buffer(r, text, path, &isec, &iarg);
+	r->depth--;
+out:
+	free(isec);
+	free(iarg);
+	free(text);
+	free(path);
+	free(copy);
+}
+
+/* conf_parse_line(): one line, NUL-terminated, modified in place. */
+static void parse_line(struct reader *r, char *line, const char *file,
+		       unsigned int lineno, char **section, char **arg)
+{
+	char *val, *ptr;
+
+	while (isspace((unsigned char)*line))
+		line++;
+	if (*line == '\0' || *line == '#' || *line == ';')
+		return;
+
+	if (*line == '[') {
+		line++;
+		free(*section);
+		free(*arg);
+		*section = *arg = NULL;
+		while (isblank((unsigned char)*line))
+			line++;
+		ptr = strchr(line, ']');
+		if (!ptr) {
+			problem(r, file, lineno,
+				"no ']' closing the section name; lines up to the next section are ignored");
+			return;
+		}
+		*ptr-- = '\0';
+		while (ptr >= line && isblank((unsigned char)*ptr))
+			*ptr-- = '\0';
+		val = strchr(line, '"');
+		if (val) {
+			ptr = val - 1;
+			*val++ = '\0';
+			while (ptr > line && isblank((unsigned char)*ptr))
+				*ptr-- = '\0';
+		}
+		*section = strdup(line);
+		if (!*section) {
+			problem(r, file, lineno, "out of memory");
+			return;
+		}
+		if (!val)
+			return;
+		ptr = strchr(val, '"');
+		if (!ptr) {
+			problem(r, file, lineno,
+				"no '\"' closing the section argument; values go to [%s] itself",
+				*section);
+			return;
+		}
+		*ptr = '\0';
+		*arg = strdup(val);
+		if (!*arg)
+			problem(r, file, lineno, "out of memory");
+		return;
+	}
+
+	ptr = strchr(line, '=');
+	if (!ptr) {
+		problem(r, file, lineno,
+			"line is neither a section, an assignment nor a comment");
+		return;
+	}
+	if (!*section) {
+		problem(r, file, lineno,
+			"assignment outside any section is ignored");
+		return;
+	}
+	val = ptr + 1;
+	*ptr-- = '\0';
+	while (ptr >= line && isblank((unsigned char)*ptr))
+		*ptr-- = '\0';
+	while (*val && isblank((unsigned char)*val))
+		val++;
+
+	if (*val == '"' || *val == '\'') {
+		char quote = *val++;
+
+		ptr = strchr(val, quote);
+		if (!ptr) {
+			problem(r, file, lineno,
+				"no closing %c: the assignment is ignored",
+				quote);
+			return;
+		}
+		*ptr = '\0';
+	} else {
+		ptr = strchr(val, '#');
+		if (ptr)
+			*ptr = '\0';
+		ptr = strchr(val, ';');
+		if (ptr)
+			*ptr = '\0';
+		ptr = val + strlen(val) - 1;
+		while (ptr > val && isspace((unsigned char)*ptr))
+			*ptr-- = '\0';
+	}
+
+	if (*line == '\0') {
+		problem(r, file, lineno, "assignment without a name");
+		return;
+	}
+	if (!strcasecmp(line, "include"))
+		do_include(r, file, lineno, val, *section, *arg);
+	else
+		set_value(r, file, lineno, *section, *arg, line, val);
+}
+
+/*
+ * conf_parse(): @buf is NUL-terminated (text after a NUL byte is not seen,
+ * as in nfs-utils).  Line numbers count physical lines, so a message
+ * points at the line an entry starts on even after continuations.
+ */
+static void parse_buffer(struct reader *r, char *buf, const char *file,
+			 char **section, char **arg)
+{
+	unsigned int physical = 1, start = 1;
+	char *cp, *line = buf;
+
+	for (cp = buf; *cp; cp++) {
+		if (*cp != '\n')
+			continue;
+		physical++;
+		if (cp > buf && cp[-1] == '\\') {
+			cp[-1] = cp[0] = ' ';
+			continue;
+		}
+		*cp = '\0';
+		parse_line(r, line, file, start, section, arg);
+		line = cp + 1;
+		start = physical;
+	}
+	if (cp != line)
+		problem(r, file, start,
+			"last line has no newline and is ignored (as nfs-utils does)");
+}
+
+static int conf_filter(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	if (d->d_name[0] == '.')
+		return 0;
+	if (d->d_type != DT_REG && d->d_type != DT_LNK &&
+	    d->d_type != DT_UNKNOWN)
+		return 0;
+	return n > 5 && !strcmp(d->d_name + n - 5, ".conf");
+}
+
+static void read_one(struct reader *r, const char *path, bool missing_ok)
+{
+	char *section = NULL, *arg = NULL, *text;
+	int err = 0;
+
+	text = read_conf(path, &err);
+	if (!text) {
+		if (!(missing_ok && err == ENOENT))
+			problem(r, path, 0, "cannot read: %s", strerror(err));
+		return;
+	}
+	parse_buffer(r, text, path, &section, &arg);
+	free(section);
+	free(arg);
+	free(text);
+}
+
+static struct nfswb_nfsconf *conf_new(void)
+{
+	return calloc(1, sizeof(struct nfswb_nfsconf));
+}
+
+int nfswb_nfsconf_read(const char *path, struct nfswb_nfsconf **out,
+		       struct nfswb_diag *diag)
+{
+	struct reader r = { .diag = diag };
+	struct dirent **names = NULL;
+	char *dir = NULL;
+	int n, i;
+
+	r.c = conf_new();
+	*out = r.c;
+	if (!r.c) {
+		nfswb_diag_add(diag, path, 0, "out of memory");
+		return 1;
+	}
+	read_one(&r, path, true);
+
+	/* FILE.d/ *.conf, as conf_init_dir(): they have the last word. */
+	if (asprintf(&dir, "%s.d", path) < 0) {
+		problem(&r, path, 0, "out of memory");
+		return r.problems;
+	}
+	n = scandir(dir, &names, conf_filter, versionsort);
+	if (n < 0 && errno != ENOENT)
+		problem(&r, dir, 0, "cannot read directory: %s",
+			strerror(errno));
+	for (i = 0; i < n; i++) {
+		char *file;
+
+		if (asprintf(&file, "%s/%s", dir, names[i]->d_name) >= 0) {
+			read_one(&r, file, false);
+			free(file);
+		} else {
+			problem(&r, dir, 0, "out of memory");
+		}
+		free(names[i]);
+	}
+	free(names);
+	free(dir);
+	return r.problems;
+}
+
+int nfswb_nfsconf_load(const char *path, struct nfswb_nfsconf **out,
+		       struct nfswb_diag *diag)
+{
+	struct nfswb_nfsconf *c;
+
+	*out = NULL;
+	if (nfswb_nfsconf_read(path, &c, diag)) {
+		nfswb_nfsconf_free(c);
+		return -1;
+	}
+	*out = c;
+	return 0;
+}
+
+int nfswb_nfsconf_parse_buffer(const char *name, const char *buf, size_t len,
+			       bool follow_includes,
+			       struct nfswb_nfsconf **out,
+			       struct nfswb_diag *diag)
+{
+	struct reader r = { .diag = diag };
+	char *section = NULL, *arg = NULL, *text;
+
+	r.c = conf_new();
+	*out = r.c;
+	text = malloc(len + 1);
+	if (!r.c || !text) {
+		free(text);
+		nfswb_diag_add(diag, name, 0, "out of memory");
+		return 1;
+	}
+	r.c->no_include = !follow_includes;
+	memcpy(text, buf, len);
+	text[len] = '\0';
+	parse_buffer(&r, text, name, &section, &arg);
+	free(section);
+	free(arg);
+	free(text);
+	return r.problems;
+}
+
+void nfswb_nfsconf_free(struct nfswb_nfsconf *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->count; i++)
+		free_binding(&c->b[i]);
+	for (i = 0; i < c->nfiles; i++)
+		free(c->files[i]);
+	free(c->b);
+	free(c->files);
+	free(c);
+}
+
+/* conf_get_section() without the $ expansion: the latest match. */
+static const struct binding *lookup(const struct nfswb_nfsconf *c,
+				    const char *section, const char *arg,
+				    const char *tag)
+{
+	size_t i;
+
+	for (i = c->count; i-- > 0;) {
+		const struct binding *b = &c->b[i];
+
+		if (strcasecmp(section, b->section))
+			continue;
+		if (arg ? !b->arg || strcasecmp(arg, b->arg) : b->arg != NULL)
+			continue;
+		if (strcasecmp(tag, b->tag))
+			continue;
+		return b;
+	}
+	return NULL;
+}
+
+static const struct binding *lookup_expanded(const struct nfswb_nfsconf *c,
+					     const char *section,
+					     const char *arg, const char *tag,
+					     const char **value)
+{
+	const struct binding *b;
+	int hops;
+
+	for (hops = 0; hops < MAX_EXPANSIONS; hops++) {
+		const char *env;
+
+		b = lookup(c, section, arg, tag);
+		if (!b)
+			return NULL;
+		if (b->value[0] != '$') {
+			*value = b->value;
+			return b;
+		}
+		env = getenv(b->value + 1);
+		if (env && *env) {
+			*value = env;
+			return b;
+		}
+		section = "environment";
+		tag = b->value + 1;
+	}
+	return NULL;
+}
+
+const char *nfswb_nfsconf_get_arg(const struct nfswb_nfsconf *c,
+				  const char *section, const char *arg,
+				  const char *tag)
+{
+	const char *value = NULL;
+
+	if (!c || !lookup_expanded(c, section, arg, tag, &value))
+		return NULL;
+	return value;
+}
+
+const char *nfswb_nfsconf_get(const struct nfswb_nfsconf *c,
+			      const char *section, const char *tag)
+{
+	return nfswb_nfsconf_get_arg(c, section, NULL, tag);
+}
+
+bool nfswb_nfsconf_get_bool(const struct nfswb_nfsconf *c, const char *section,
+			    const char *tag, bool def)
+{
+	static const char *const yes[] = { "1", "t", "true", "y", "yes", "on" };
+	static const char *const no[] = { "0", "f", "false", "n", "no", "off" };
+	const char *v = nfswb_nfsconf_get(c, section, tag);
+	size_t i;
+
+	if (!v)
+		return def;
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		if (!strcasecmp(v, yes[i]))
+			return true;
+	for (i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		if (!strcasecmp(v, no[i]))
+			return false;
+	return def;
+}
+
+/* Keys of [nfswbd]; anything else there is a typo worth reporting. */
+static const struct {
+	const char *key;
+	const char *opt;	/* the nfswb.exports(5) option it defaults */
+} daemon_keys[] = {
+	{ "mode", "mode" },
+	{ "background-time", "background_time" },
+	{ "commit-target", "commit_target" },
+	{ "writers", "writers" },
+	{ "exports-file", NULL },
+	{ "exports-dir", NULL },
+	{ "state-dir", NULL },
+	{ "interval", NULL },
+	{ "status-interval", NULL },
+	{ "max-files", NULL },
+	{ "io-uring", NULL },
+	{ "verbosity", NULL },
+	{ "verbose", NULL },
+};
+
+#define NDAEMON_KEYS	(sizeof(daemon_keys) / sizeof(daemon_keys[0]))
+
+int nfswb_nfsconf_daemon_defaults(const struct nfswb_nfsconf *c,
+				  const char *conf_name,
+				  struct nfswb_export_opts *defaults,
+				  struct nfswb_diag *diag)
+{
+	struct nfswb_export_opts o = *defaults;
+	size_t errors = nfswb_diag_errors(diag);
+	char why[256];
+	size_t i, k;
+
+	if (!c)
+		return 0;
+	/* Unknown keys, reported once each at their latest setting. */
+	for (i = 0; i < c->count; i++) {
+		const struct binding *b = &c->b[i];
+
+		if (strcmp(b->section, "nfswbd") || b->arg)
+			continue;
+		for (k = 0; k < NDAEMON_KEYS; k++)
+			if (!strcasecmp(b->tag, daemon_keys[k].key))
+				break;
+		if (k == NDAEMON_KEYS)
+			nfswb_diag_add(diag, b->file, b->line,
+				       "[nfswbd] unknown key '%s'", b->tag);
+	}
+	for (k = 0; k < NDAEMON_KEYS; k++) {
+		const struct binding *b;
+		const char *value = NULL;
+
+		if (!daemon_keys[k].opt)
+			continue;
+		b = lookup_expanded(c, "nfswbd", NULL, daemon_keys[k].key,
+				    &value);
+		if (!b)
+			continue;
+		if (nfswb_export_opt_set_reason(&o, daemon_keys[k].opt, value,
+						why, sizeof(why)))
+			nfswb_diag_add(diag, b->file ? b->file : conf_name,
+				       b->line, "[nfswbd] %s = %s: %s",
+				       daemon_keys[k].key, value, why);
+	}
+	if (nfswb_diag_errors(diag) == errors &&
+	    nfswb_export_opts_check(&o, why, sizeof(why)))
+		nfswb_diag_add(diag, conf_name, 0, "[nfswbd] %s", why);
+	if (nfswb_diag_errors(diag) != errors)
+		return -1;
+	*defaults = o;
+	return 0;
+}
