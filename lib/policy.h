@@ -5,6 +5,18 @@
  * Pure code: state in, decisions out, no I/O.  The daemon gathers the
  * inputs per device each interval, asks nfswb_policy_decide(), and hands
  * the decision to the device's mechanism.
+ *
+ *   target = max(bandwidth x background_time, NFSWB_MIN_TARGET_BYTES)
+ *   excess = nfs_dirty - target                  (nothing when <= 0)
+ *   room   = max(bandwidth x 2 x interval, NFSWB_MIN_KICK_BYTES)
+ *            - inflight                          (nothing when <= 0)
+ *   kick   = min(excess, room), deferred when below NFSWB_MIN_KICK_BYTES
+ *            unless it is the whole excess
+ *   cap    = max(bandwidth x commit_target, 2 x target, NFSWB_MIN_CAP_BYTES)
+ *            with commit_target set, else none; a change is reported when
+ *            no cap is in force or it moves by more than 1/8.
+ *
+ * All arithmetic is 64-bit and saturates; doc/design.md gives the reasons.
  */
 #ifndef NFSWB_POLICY_H
 #define NFSWB_POLICY_H
@@ -16,8 +28,16 @@
 #define NFSWB_MIN_KICK_BYTES	(4ull << 20)
 /* The target never goes below this, whatever bandwidth x time says. */
 #define NFSWB_MIN_TARGET_BYTES	(8ull << 20)
+/*
+ * The cap never goes below this: each nfsd thread dirties up to ~4 MiB
+ * between balance_dirty_pages() checks, so a smaller strict limit turns
+ * a few dozen threads' throttling into stop-and-go.
+ */
+#define NFSWB_MIN_CAP_BYTES	(64ull << 20)
 /* Cap changes smaller than 1/8 are ignored (hysteresis). */
 #define NFSWB_CAP_HYSTERESIS_SHIFT 3
+/* In-flight kicks are bounded by what the device writes in this many intervals. */
+#define NFSWB_INFLIGHT_INTERVALS 2
 
 struct nfswb_policy_in {
 	uint64_t now_ms;
@@ -37,6 +57,14 @@ struct nfswb_policy_out {
 	bool cap_change;	/* cap_bytes differs enough from cap_in_force */
 };
 
+/**
+ * nfswb_policy_decide - one interval's decision for one device.
+ * @in: the device's state now
+ * @out: the decision
+ *
+ * Without commit_target, cap_bytes is 0 and cap_change says whether a
+ * cap still in force (from an earlier configuration) must be lifted.
+ */
 void nfswb_policy_decide(const struct nfswb_policy_in *in,
 			 struct nfswb_policy_out *out);
 

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * policy.c - how much writeback to start and what dirty cap to keep.
+ *
+ * The formulas are in policy.h; doc/design.md says why.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "policy.h"
+
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+/*
+ * bytes/s x ms / 1000 without losing precision or overflowing for sane
+ * inputs, saturating for absurd ones.
+ */
+static uint64_t bytes_in(uint64_t bytes_per_s, uint64_t ms)
+{
+	uint64_t r;
+
+	if (!__builtin_mul_overflow(bytes_per_s, ms, &r))
+		return r / 1000;
+	/* (q x 1000 + r) x (a x 1000 + b) / 1000 = q x ms + r x a + r x b / 1000 */
+	return add_sat(add_sat(mul_sat(bytes_per_s / 1000, ms),
+			       mul_sat(bytes_per_s % 1000, ms / 1000)),
+		       (bytes_per_s % 1000) * (ms % 1000) / 1000);
+}
+
+static uint64_t max3(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint64_t m = a > b ? a : b;
+
+	return m > c ? m : c;
+}
+
+static uint64_t decide_kick(const struct nfswb_policy_in *in,
+			    uint64_t target)
+{
+	uint64_t excess, budget, room, kick;
+
+	if (in->nfs_dirty_bytes <= target)
+		return 0;
+	excess = in->nfs_dirty_bytes - target;
+
+	/*
+	 * Keep no more in flight than the device writes in about two
+	 * intervals: more would only queue behind itself and delay COMMITs
+	 * for no gain.  A slow device still gets one minimum kick in flight,
+	 * or the deferral below would starve it.
+	 */
+	budget = bytes_in(in->bandwidth,
+			  mul_sat(NFSWB_INFLIGHT_INTERVALS, in->interval_ms));
+	if (budget < NFSWB_MIN_KICK_BYTES)
+		budget = NFSWB_MIN_KICK_BYTES;
+	if (in->inflight_bytes >= budget)
+		return 0;
+	room = budget - in->inflight_bytes;
+	kick = excess < room ? excess : room;
+
+	/*
+	 * A small kick cut short by the in-flight bound waits: room opens as
+	 * the kicked I/O completes, and one larger kick next interval writes
+	 * larger contiguous extents than several small ones (small,
+	 * interleaved writeback is what fragments files on XFS; Chinner,
+	 * 2012).  When the small kick is the whole excess, waiting would not
+	 * make it larger, only older.
+	 */
+	if (kick < NFSWB_MIN_KICK_BYTES && kick < excess)
+		return 0;
+	return kick;
+}
+
+static void decide_cap(const struct nfswb_policy_in *in, uint64_t target,
+		       struct nfswb_policy_out *out)
+{
+	uint64_t cap, old = in->cap_in_force, diff;
+
+	if (!in->commit_target_ms) {
+		out->cap_bytes = 0;
+		out->cap_change = old != 0;
+		return;
+	}
+	cap = max3(bytes_in(in->bandwidth, in->commit_target_ms),
+		   mul_sat(2, target), NFSWB_MIN_CAP_BYTES);
+	out->cap_bytes = cap;
+	if (!old) {
+		out->cap_change = true;
+		return;
+	}
+	diff = cap > old ? cap - old : old - cap;
+	out->cap_change = diff > (old >> NFSWB_CAP_HYSTERESIS_SHIFT);
+}
+
+void nfswb_policy_decide(const struct nfswb_policy_in *in,
+			 struct nfswb_policy_out *out)
+{
+	uint64_t target;
+
+	memset(out, 0, sizeof(*out));
+	target = bytes_in(in->bandwidth, in->background_time_ms);
+	if (target < NFSWB_MIN_TARGET_BYTES)
+		target = NFSWB_MIN_TARGET_BYTES;
+	out->target_bytes = target;
+	out->kick_bytes = decide_kick(in, target);
+	decide_cap(in, target, out);
+}

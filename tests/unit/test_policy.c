@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_policy.c - every branch of nfswb_policy_decide(), and overflow.
+ *
+ * Expected values are worked out by hand in the comments, not recomputed
+ * with the policy's formulas.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "policy.h"
+#include "test.h"
+
+#define M(n)	((uint64_t)(n) << 20)	/* MiB */
+#define MAX	UINT64_MAX
+
+struct policy_case {
+	const char *name;
+	struct {
+		uint64_t interval_ms, dirty, inflight, bandwidth;
+		uint64_t background_time_ms, commit_target_ms, cap_in_force;
+	} in;
+	struct {
+		uint64_t target, kick, cap;
+		bool cap_change;
+	} out;
+};
+
+/*
+ * Columns:
+ *   in:  interval_ms, nfs dirty, in flight, bandwidth, background_time_ms,
+ *        commit_target_ms, cap in force
+ *   out: target, kick, cap, cap_change
+ * Most cases vary one input from 100 ms, 100 MiB/s, background_time 1 s.
+ */
+
+static const struct policy_case cases[] = {
+	/* --- target --- */
+	{ "target = 100 MiB/s x 1 s, clean device",
+	  { 100, 0, 0, M(100), 1000, 0, 0 },
+	  { M(100), 0, 0, 0 } },
+	{ "target floored: 4 MiB/s x 1 s = 4 MiB < 8 MiB",
+	  { 100, 0, 0, M(4), 1000, 0, 0 },
+	  { M(8), 0, 0, 0 } },
+	{ "target floored: background_time 0",
+	  { 100, 0, 0, M(100), 0, 0, 0 },
+	  { M(8), 0, 0, 0 } },
+	{ "target 250 ms of 100 MiB/s = 25 MiB",
+	  { 100, 0, 0, M(100), 250, 0, 0 },
+	  { M(25), 0, 0, 0 } },
+
+	/* --- kick --- */
+	{ "dirty exactly at target: no kick",
+	  { 100, M(100), 0, M(100), 1000, 0, 0 },
+	  { M(100), 0, 0, 0 } },
+	{ "excess 10 MiB within the 20 MiB in-flight budget: kick 10",
+	  { 100, M(110), 0, M(100), 1000, 0, 0 },
+	  { M(100), M(10), 0, 0 } },
+	{ "excess 50 MiB, budget 100 MiB/s x 200 ms = 20 MiB: kick 20",
+	  { 100, M(150), 0, M(100), 1000, 0, 0 },
+	  { M(100), M(20), 0, 0 } },
+	{ "excess 50, 5 in flight: kick 15",
+	  { 100, M(150), M(5), M(100), 1000, 0, 0 },
+	  { M(100), M(15), 0, 0 } },
+	{ "excess 50, budget all in flight: no kick",
+	  { 100, M(150), M(20), M(100), 1000, 0, 0 },
+	  { M(100), 0, 0, 0 } },
+	{ "excess 50, more than the budget in flight: no kick",
+	  { 100, M(150), M(30), M(100), 1000, 0, 0 },
+	  { M(100), 0, 0, 0 } },
+	{ "room 2 MiB < 4 MiB minimum, excess 50: deferred",
+	  { 100, M(150), M(18), M(100), 1000, 0, 0 },
+	  { M(100), 0, 0, 0 } },
+	{ "room 2 MiB, excess 3 MiB: still cut short, deferred",
+	  { 100, M(103), M(18), M(100), 1000, 0, 0 },
+	  { M(100), 0, 0, 0 } },
+	{ "room 2 MiB, excess 2 MiB: the whole excess, kicked",
+	  { 100, M(102), M(18), M(100), 1000, 0, 0 },
+	  { M(100), M(2), 0, 0 } },
+	{ "excess 1 MiB, nothing in flight: the whole excess, kicked",
+	  { 100, M(101), 0, M(100), 1000, 0, 0 },
+	  { M(100), M(1), 0, 0 } },
+	{ "excess 1 byte: kicked",
+	  { 100, M(100) + 1, 0, M(100), 1000, 0, 0 },
+	  { M(100), 1, 0, 0 } },
+	{ "kick exactly the 4 MiB minimum, cut short by room",
+	  { 100, M(150), M(16), M(100), 1000, 0, 0 },
+	  { M(100), M(4), 0, 0 } },
+	{ "slow 4 MiB/s: budget 0.8 MiB raised to one 4 MiB kick",
+	  { 100, M(20), 0, M(4), 1000, 0, 0 },
+	  { M(8), M(4), 0, 0 } },
+	{ "slow 4 MiB/s, 1 MiB in flight: 3 MiB room, deferred",
+	  { 100, M(20), M(1), M(4), 1000, 0, 0 },
+	  { M(8), 0, 0, 0 } },
+	{ "interval 0: budget raised to the minimum kick",
+	  { 0, M(150), 0, M(100), 1000, 0, 0 },
+	  { M(100), M(4), 0, 0 } },
+	{ "interval 1 s: budget 200 MiB, kick all 150 MiB excess",
+	  { 1000, M(250), 0, M(100), 1000, 0, 0 },
+	  { M(100), M(150), 0, 0 } },
+
+	/* --- cap --- */
+	{ "no commit_target, no cap in force: nothing",
+	  { 100, 0, 0, M(100), 1000, 0, 0 },
+	  { M(100), 0, 0, 0 } },
+	{ "no commit_target, cap in force: lift it",
+	  { 100, 0, 0, M(100), 1000, 0, M(300) },
+	  { M(100), 0, 0, 1 } },
+	{ "commit_target 3 s at 100 MiB/s, none in force: set 300 MiB",
+	  { 100, 0, 0, M(100), 1000, 3000, 0 },
+	  { M(100), 0, M(300), 1 } },
+	{ "cap 300 MiB, 280 in force: moves 20 <= 35, kept",
+	  { 100, 0, 0, M(100), 1000, 3000, M(280) },
+	  { M(100), 0, M(300), 0 } },
+	{ "cap 300 MiB, 256 in force: moves 44 > 32, changed",
+	  { 100, 0, 0, M(100), 1000, 3000, M(256) },
+	  { M(100), 0, M(300), 1 } },
+	{ "cap equal to the cap in force: kept",
+	  { 100, 0, 0, M(100), 1000, 3000, M(300) },
+	  { M(100), 0, M(300), 0 } },
+	/* 90 MiB/s x 1 s = 90 MiB; 80 MiB + 80/8 = 90: exactly 1/8 */
+	{ "cap up by exactly 1/8 of the cap in force: kept",
+	  { 100, 0, 0, M(90), 100, 1000, M(80) },
+	  { M(9), 0, M(90), 0 } },
+	{ "cap up by 1/8 + 1 byte: changed",
+	  { 100, 0, 0, M(90), 100, 1000, M(80) - 1 },
+	  { M(9), 0, M(90), 1 } },
+	/* 96 MiB in force, 96/8 = 12; the new cap 84 is 12 below: kept */
+	{ "cap down by exactly 1/8: kept",
+	  { 100, 0, 0, M(84), 100, 1000, M(96) },
+	  { M(8400)/1000, 0, M(84), 0 } },
+	{ "cap down by more than 1/8: changed",
+	  { 100, 0, 0, M(84), 100, 1000, M(96) + 8 },
+	  { M(8400)/1000, 0, M(84), 1 } },
+	{ "cap floored at 2 x target: 100 MiB/s x 2 s bg = 200, cap 400",
+	  { 100, 0, 0, M(100), 2000, 1000, 0 },
+	  { M(200), 0, M(400), 1 } },
+	{ "cap floored at 64 MiB: 10 MiB/s x 1 s",
+	  { 100, 0, 0, M(10), 1000, 1000, 0 },
+	  { M(10), 0, M(64), 1 } },
+	{ "kick and cap in one decision",
+	  { 100, M(110), 0, M(100), 1000, 3000, M(300) },
+	  { M(100), M(10), M(300), 0 } },
+
+	/* --- overflow: saturate, never wrap --- */
+	/* MAX x 1000 overflows; (MAX / 1000) x 1000 + 615 = MAX */
+	{ "bandwidth 2^64-1, 1 s: target saturates at 2^64-1",
+	  { 100, MAX, 0, MAX, 1000, 3000, 0 },
+	  { MAX, 0, MAX, 1 } },
+	{ "background_time 2^64-1 ms at 1 TiB/s: target saturates",
+	  { 100, 0, 0, 1ull << 40, MAX, 0, 0 },
+	  { MAX, 0, 0, 0 } },
+	{ "all huge, background_time 0: kick everything above 8 MiB",
+	  { MAX, MAX, 0, MAX, 0, 0, 0 },
+	  { M(8), MAX - M(8), 0, 0 } },
+	{ "in flight 2^64-1: no kick",
+	  { 100, MAX, MAX, M(100), 1000, 0, 0 },
+	  { M(100), 0, 0, 0 } },
+	/* (2^62 + 999) x 8 / 1000 overflows in the product, exact result: */
+	{ "split multiplication keeps precision: (2^62+999) x 8 ms",
+	  { 100, 0, 0, (1ull << 62) + 999, 8, 0, 0 },
+	  { 36893488147419111ull, 0, 0, 0 } },
+	{ "commit_target 2^64-1 ms at 1 B/s: cap (2^64-1)/1000",
+	  { 100, 0, 0, 1, 1000, MAX, MAX },
+	  { M(8), 0, 18446744073709551ull, 1 } },
+	{ "cap in force 2^64-1, new cap saturates too: kept",
+	  { 100, 0, 0, MAX, 1000, MAX, MAX },
+	  { MAX, 0, MAX, 0 } },
+};
+
+int main(void)
+{
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct policy_case *c = &cases[i];
+		const struct nfswb_policy_in in = {
+			.now_ms = 1000 * i,
+			.interval_ms = c->in.interval_ms,
+			.nfs_dirty_bytes = c->in.dirty,
+			.inflight_bytes = c->in.inflight,
+			.bandwidth = c->in.bandwidth,
+			.background_time_ms = c->in.background_time_ms,
+			.commit_target_ms = c->in.commit_target_ms,
+			.cap_in_force = c->in.cap_in_force,
+		};
+		struct nfswb_policy_out o;
+
+		nfswb_policy_decide(&in, &o);
+		T_CHECK(o.target_bytes == c->out.target,
+			"%s: target %" PRIu64 ", want %" PRIu64, c->name,
+			o.target_bytes, c->out.target);
+		T_CHECK(o.kick_bytes == c->out.kick,
+			"%s: kick %" PRIu64 ", want %" PRIu64, c->name,
+			o.kick_bytes, c->out.kick);
+		T_CHECK(o.cap_bytes == c->out.cap,
+			"%s: cap %" PRIu64 ", want %" PRIu64, c->name,
+			o.cap_bytes, c->out.cap);
+		T_CHECK(o.cap_change == c->out.cap_change,
+			"%s: cap_change %d", c->name, o.cap_change);
+	}
+	printf("%zu policy cases\n", sizeof(cases) / sizeof(cases[0]));
+	return t_result();
+}
