@@ -154,7 +154,11 @@ static int compare_run(int argc, char **argv)
 				printf(" %16s %16s %9s\n", "-", "-", "-");
 				continue;
 			}
-			printf(" %16.1f %16.1f", rows[i].a, rows[i].b);
+			/* Counts and microseconds are whole numbers. */
+			printf(rows[i].a == floor(rows[i].a) &&
+			       rows[i].b == floor(rows[i].b) ?
+			       " %16.0f %16.0f" : " %16.1f %16.1f",
+			       rows[i].a, rows[i].b);
 			if (rows[i].a > 0)
 				printf(" %9.3f\n", rows[i].b / rows[i].a);
 			else

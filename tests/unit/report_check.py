@@ -1,0 +1,322 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Check nfswb-report against figures computed here, independently, from
+the same raw ftrace lines that this script generates.
+
+usage: report_check.py NFSWB_REPORT WORKDIR
+
+Percentiles are nearest rank over exact fractions, mean and stdev come
+from Python's statistics module, WRITE volume is the sum of the len=
+fields and its rate is divided by (last done - first start) computed
+from the decimal timestamps as printed.
+"""
+import json
+import math
+import random
+import statistics
+import subprocess
+import sys
+from decimal import Decimal
+from fractions import Fraction
+
+PCTS = ["1", "5", "10", "20", "30", "40", "50", "60", "70", "80", "90",
+        "95", "99", "99.5", "99.9", "99.95", "99.99"]
+failures = 0
+
+
+def check(cond, msg):
+    global failures
+    if not cond:
+        failures += 1
+        print("FAIL:", msg, file=sys.stderr)
+
+
+def nearest_rank(values, pct):
+    s = sorted(values)
+    rank = math.ceil(Fraction(pct) * len(s) / 100)
+    return s[max(rank, 1) - 1]
+
+
+def expected(values):
+    if not values:
+        return {"count": 0, "min": None, "max": None, "mean": None}
+    e = {"count": len(values), "min": min(values), "max": max(values),
+         "mean": statistics.fmean(values),
+         "stdev": statistics.stdev(values) if len(values) > 1 else 0.0}
+    e["pct"] = {p: nearest_rank(values, p) for p in PCTS}
+    return e
+
+
+def compare_lat(name, got, exp):
+    check(got["count"] == exp["count"],
+          f"{name} count {got['count']} != {exp['count']}")
+    if not exp["count"]:
+        check(got["min"] is None and got["p99.9"] is None,
+              f"{name}: empty set must give null figures")
+        return
+    check(got["min"] == exp["min"], f"{name} min {got['min']} != {exp['min']}")
+    check(got["max"] == exp["max"], f"{name} max {got['max']} != {exp['max']}")
+    check(abs(got["mean"] - exp["mean"]) <= 0.006,
+          f"{name} mean {got['mean']} != {exp['mean']:.3f}")
+    check(abs(got["stdev"] - exp["stdev"]) <= 0.006,
+          f"{name} stdev {got['stdev']} != {exp['stdev']:.3f}")
+    for p in PCTS:
+        key = "%f" % float(p)
+        check(got["percentiles"][key] == exp["pct"][p],
+              f"{name} p{p} {got['percentiles'][key]} != {exp['pct'][p]}")
+    for short, p in (("p50", "50"), ("p90", "90"), ("p99", "99"),
+                     ("p99.9", "99.9")):
+        check(got[short] == exp["pct"][p], f"{name} {short}")
+
+
+class Trace:
+    """Lines in the tracefs 'trace' format plus what they mean."""
+
+    def __init__(self, rng):
+        self.rng = rng
+        self.lines = ["# tracer: nop", "#",
+                      "#           TASK-PID     CPU#  |||||  TIMESTAMP  "
+                      "FUNCTION",
+                      "#              | |         |   |||||     |         |"]
+        self.bad = []           # 1-based line numbers of malformed lines
+        self.ts = Decimal("1000.000000")
+        self.xid = 0x1000
+
+    def tick(self, us):
+        self.ts += Decimal(us) / Decimal(1000000)
+        return "%.6f" % self.ts
+
+    def event(self, task, pid, name, fields, ts):
+        cpu = self.rng.randint(0, 1)
+        self.lines.append(f"{task:>16}-{pid:<7} [{cpu:03d}] .....  "
+                          f"{ts}: {name}: {fields}")
+
+    def malformed(self, text):
+        self.lines.append(text)
+        self.bad.append(len(self.lines))
+
+    def write(self, path, truncate_last=False):
+        with open(path, "w") as f:
+            f.write("\n".join(self.lines))
+            if not truncate_last:
+                f.write("\n")
+
+
+def knfsd_trace(rng, with_rpc, n_commit, n_write):
+    """Clients writing and committing; returns trace and expectations."""
+    t = Trace(rng)
+    clients = ["127.0.0.1:905", "127.0.0.1:714", "[::1]:822"]
+    commits, writes, nfsd_w, nfsd_c = [], [], [], []
+    per_client = {c: {"commit": [], "write": []} for c in clients}
+    wbytes, wfirst, wlast = 0, None, None
+    ops = ["c"] * n_commit + ["w"] * n_write
+    rng.shuffle(ops)
+    for i, op in enumerate(ops):
+        client = rng.choice(clients)
+        t.xid += 1
+        xid = "0x%08x" % t.xid
+        fh = "0x%08x" % rng.randrange(1 << 32)
+        off = rng.randrange(1 << 30) * 4096
+        length = rng.choice([4096, 65536, 262144, 1048576, 12345])
+        pid = rng.choice([71, 72, 73])
+        if op == "w":
+            start = t.tick(rng.randint(1, 400))
+            t.event("nfsd", pid, "nfsd_write_start",
+                    f"xid={xid} fh_hash={fh} offset={off} len={length}",
+                    start)
+            done = t.tick(rng.randint(0, 3000))
+            t.event("nfsd", pid, "nfsd_write_done",
+                    f"xid={xid} fh_hash={fh} offset={off} len={length}",
+                    done)
+            us = int((Decimal(done) - Decimal(start)) * 1000000)
+            nfsd_w.append(us)
+            wbytes += length
+            wfirst = Decimal(start) if wfirst is None else wfirst
+            wlast = Decimal(done)
+            exec_us = us + rng.randint(5, 200)
+            if with_rpc:
+                t.event("nfsd", pid, "svc_stats_latency",
+                        f"xid={xid} server=127.0.0.1:2049 client={client} "
+                        f"proc=WRITE execute-us={exec_us}", t.tick(3))
+                writes.append(exec_us)
+                per_client[client]["write"].append(exec_us)
+        else:
+            start = t.tick(rng.randint(1, 1000))
+            t.event("nfsd", pid, "nfsd_commit_start",
+                    f"xid={xid} fh_hash={fh} offset=0 len=0", start)
+            # Long-tailed, like COMMITs behind a dirty backlog.
+            lat = int(rng.lognormvariate(11, 1.5))
+            done = t.tick(lat)
+            t.event("nfsd", pid, "nfsd_commit_done",
+                    f"xid={xid} fh_hash={fh} offset=0 len=0", done)
+            nfsd_c.append(lat)
+            exec_us = lat + rng.randint(5, 200)
+            if with_rpc:
+                t.event("nfsd", pid, "svc_stats_latency",
+                        f"xid={xid} server=127.0.0.1:2049 client={client} "
+                        f"proc=COMMIT execute-us={exec_us}", t.tick(3))
+                commits.append(exec_us)
+                per_client[client]["commit"].append(exec_us)
+        # Noise the parser must skip or reject.
+        if i % 97 == 5:
+            t.event("nfsd", pid, "svc_stats_latency",
+                    f"xid={xid} server=127.0.0.1:2049 client={client} "
+                    "proc=GETATTR execute-us=12", t.tick(1))
+        if i % 211 == 17:
+            t.event("kworker/u4:2-e", 55, "writeback_start",
+                    "bdi 254:0: sb_dev 0:0 nr_pages=1024", t.tick(1))
+        if i % 503 == 40:
+            t.malformed("            nfsd-71      [001] .....  "
+                        f"{t.tick(1)}: svc_stats_latency: xid={xid} "
+                        "proc=COMMIT execute-us=12x")
+        if i % 701 == 99:
+            t.malformed("this is not ftrace")
+        if i % 389 == 11:
+            t.malformed("            nfsd-71      [001] .....  "
+                        f"{t.tick(1)}: nfsd_write_done: xid={xid} "
+                        "fh_hash=0xzz offset=0 len=1")
+    exp = {
+        "commit": commits if with_rpc else nfsd_c,
+        "write": writes if with_rpc else nfsd_w,
+        "bytes": wbytes,
+        "rate": float(wbytes / (wlast - wfirst)) if nfsd_w else None,
+        "per_client": per_client,
+    }
+    return t, exp
+
+
+def ganesha_trace(rng, n):
+    """fsync syscalls of a userspace server, several threads at once."""
+    t = Trace(rng)
+    lat = []
+    open_calls = {}
+    pids = [4001, 4002, 4003, 4004]
+    done = 0
+    while done < n:
+        pid = rng.choice(pids)
+        if pid in open_calls:
+            start = open_calls.pop(pid)
+            now = t.tick(rng.randint(1, 50000))
+            t.lines.append(f"     ganesha.nfsd-{pid} [000] ..... {now}: "
+                           "sys_fsync -> 0x0")
+            lat.append(int((Decimal(now) - Decimal(start)) * 1000000))
+            done += 1
+        else:
+            now = t.tick(rng.randint(1, 2000))
+            name = rng.choice(["sys_fsync", "sys_fdatasync"])
+            if name == "sys_fdatasync":
+                # The raw_syscalls form of the same thing.
+                t.lines.append(f"     ganesha.nfsd-{pid} [001] ..... {now}: "
+                               "sys_enter: NR 75 (7, 0, 0, 0, 0, 0)")
+            else:
+                t.lines.append(f"     ganesha.nfsd-{pid} [001] ..... {now}: "
+                               "sys_fsync(fd: 7)")
+            open_calls[pid] = now
+    return t, lat
+
+
+def run(report, *args):
+    p = subprocess.run([report, *args], capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def main():
+    report, work = sys.argv[1], sys.argv[2]
+    rng = random.Random(20261130)
+
+    # 1. knfsd with svc_stats_latency: figures, bad lines, truncation.
+    t, exp = knfsd_trace(rng, True, 700, 3000)
+    t.malformed("            nfsd-71      [001] .....  "
+                "1999.000000: svc_stats_latency: xid=0x1 proc=COMMIT ex")
+    path = f"{work}/knfsd.trace"
+    t.write(path, truncate_last=True)
+    rc, out, err = run(report, "summary", "--json", path)
+    check(rc == 0, f"summary exit {rc}: {err}")
+    got = json.loads(out)
+    check(got["commit_source"] == "svc_stats_latency", "commit source")
+    compare_lat("commit", got["commit_latency_us"], expected(exp["commit"]))
+    compare_lat("write", got["write_latency_us"], expected(exp["write"]))
+    check(got["write_bytes"] == exp["bytes"],
+          f"bytes {got['write_bytes']} != {exp['bytes']}")
+    check(abs(got["write_bytes_per_s"] - exp["rate"]) <= 1 + exp["rate"] * 1e-6,
+          f"rate {got['write_bytes_per_s']} != {exp['rate']}")
+    check(got["malformed_lines"] == len(t.bad),
+          f"malformed {got['malformed_lines']} != {len(t.bad)}")
+    for n in t.bad:
+        check(f"{path}:{n}: " in err, f"line {n} not reported: {err[:300]}")
+    check(err.count(f"{path}:") == len(t.bad), "only the bad lines reported")
+
+    # 2. Per client.
+    rc, out, err = run(report, "summary", "--json", "--by", "client", path)
+    got = json.loads(out)
+    groups = {g["name"]: g for g in got["groups"]}
+    check(set(groups) == set(exp["per_client"]),
+          f"clients {sorted(groups)}")
+    for c, e in exp["per_client"].items():
+        if c in groups:
+            compare_lat(f"commit[{c}]", groups[c]["commit_latency_us"],
+                        expected(e["commit"]))
+            compare_lat(f"write[{c}]", groups[c]["write_latency_us"],
+                        expected(e["write"]))
+
+    # 3. CSV: a header and two rows per group, p99 column agrees.
+    rc, out, err = run(report, "summary", "--csv", "--by", "client", path)
+    rows = [r.split(",") for r in out.strip().split("\n")]
+    check(len(rows) == 1 + 2 * (1 + len(exp["per_client"])),
+          f"csv rows {len(rows)}")
+    col = rows[0].index("p99_us")
+    check(int(rows[1][col]) == expected(exp["commit"])["pct"]["99"],
+          "csv p99")
+
+    # 4. knfsd without svc_stats_latency: nfsd start/done pairs.
+    t, exp = knfsd_trace(rng, False, 300, 1000)
+    path2 = f"{work}/pairs.trace"
+    t.write(path2)
+    rc, out, err = run(report, "summary", "--json", path2)
+    got = json.loads(out)
+    check(got["commit_source"] == "nfsd_commit", "pair source")
+    compare_lat("commit pairs", got["commit_latency_us"],
+                expected(exp["commit"]))
+    compare_lat("write pairs", got["write_latency_us"], expected(exp["write"]))
+    check(got["unmatched_events"] == 0, "no unmatched pairs")
+
+    # 5. Ganesha's fsyncs.
+    t, lat = ganesha_trace(rng, 500)
+    path3 = f"{work}/ganesha.trace"
+    t.write(path3)
+    rc, out, err = run(report, "summary", "--json", path3)
+    got = json.loads(out)
+    check(got["commit_source"] == "fsync", "fsync source")
+    compare_lat("fsync", got["commit_latency_us"], expected(lat))
+
+    # 6. compare: ratios of independently known figures.
+    rc, out, err = run(report, "compare", "--json", path, path2)
+    check(rc == 0, f"compare exit {rc}: {err}")
+    got = json.loads(out)
+    a = json.loads(run(report, "summary", "--json", path)[1])
+    b = json.loads(run(report, "summary", "--json", path2)[1])
+    for key, fig in (("commit p50 (us)", "p50"), ("commit p99 (us)", "p99"),
+                     ("commit max (us)", "max")):
+        want = b["commit_latency_us"][fig] / a["commit_latency_us"][fig]
+        check(abs(got["ratio"][key] - want) <= 1e-5 * want,
+              f"ratio {key} {got['ratio'][key]} != {want}")
+    rc, out, err = run(report, "compare", path, path2)
+    check("commit p50 (us)" in out and "B/A" in out, "compare text")
+
+    # 7. Errors: a missing file, an impossible grouping.
+    rc, out, err = run(report, "summary", f"{work}/does-not-exist")
+    check(rc == 1 and "does-not-exist" in err, f"missing file: {rc} {err}")
+    rc, out, err = run(report, "summary", "--by", "export", path)
+    check(rc == 2 and "fh_hash" in err, f"--by export: {rc} {err}")
+
+    # 8. An empty trace: zero counts, null figures, no crash.
+    open(f"{work}/empty.trace", "w").close()
+    rc, out, err = run(report, "summary", "--json", f"{work}/empty.trace")
+    got = json.loads(out)
+    compare_lat("empty", got["commit_latency_us"], expected([]))
+
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_trace.c - the ftrace line parser on the forms the kernel, trace-cmd
+ * and nfswb-report write, and on lines it must reject.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "test.h"
+#include "trace.h"
+
+struct line_case {
+	const char *line;
+	int ret;
+	enum nfswb_trace_kind kind;
+	int pid;
+	double ts;
+	uint32_t xid;
+	uint64_t num;		/* execute-us, len, dirty or lost count */
+	const char *text;	/* client or bdi */
+};
+
+static const struct line_case cases[] = {
+	/* The kernel's own line, as in lab.md. */
+	{ "nfsd-71 [000] ..... 49.247750: svc_stats_latency: xid=0xa88ba7c9 "
+	  "server=127.0.0.1:2049 client=127.0.0.1:905 proc=COMMIT "
+	  "execute-us=4178513", 1, NFSWB_TEV_RPC_LATENCY, 71, 49.24775,
+	  0xa88ba7c9, 4178513, "127.0.0.1:905" },
+	/* Padded as in the trace file, with a TGID column. */
+	{ "            nfsd-1234  (   1234) [001] d..1.  123.000001: "
+	  "svc_stats_latency: xid=0x00000001 server=[::1]:2049 "
+	  "client=[::1]:800 proc=WRITE execute-us=0", 1,
+	  NFSWB_TEV_RPC_LATENCY, 1234, 123.000001, 1, 0, "[::1]:800" },
+	/* trace-cmd report: no flags column; an older kernel's addr=. */
+	{ "  nfsd-9   [003]  7.5: svc_stats_latency: addr=10.0.0.1:1 "
+	  "xid=0xffffffff proc=COMMIT execute-us=18446744073709551615", 1,
+	  NFSWB_TEV_RPC_LATENCY, 9, 7.5, 0xffffffff, UINT64_MAX,
+	  "10.0.0.1:1" },
+	/* A task name with spaces and dashes. */
+	{ "  my odd-task-name-42 [000] ..... 1.000000: nfsd_write_start: "
+	  "xid=0x2 fh_hash=0xdeadbeef offset=4096 len=262144", 1,
+	  NFSWB_TEV_WRITE_START, 42, 1.0, 2, 262144, NULL },
+	{ "nfsd-7 [000] ..... 2.5: nfsd_commit_done: xid=0x3 fh_hash=0x1 "
+	  "offset=0 len=0", 1, NFSWB_TEV_COMMIT_DONE, 7, 2.5, 3, 0, NULL },
+	/* Syscall events. */
+	{ "ganesha.nfsd-400 [000] ..... 3.0: sys_fsync(fd: 5)", 1,
+	  NFSWB_TEV_FSYNC_ENTER, 400, 3.0, 0, 0, NULL },
+	{ "ganesha.nfsd-400 [000] ..... 3.2: sys_fdatasync -> 0x0", 1,
+	  NFSWB_TEV_FSYNC_EXIT, 400, 3.2, 0, 0, NULL },
+	{ "ganesha.nfsd-401 [000] ..... 3.0: sys_enter: NR 74 (5, 0)", 1,
+	  NFSWB_TEV_FSYNC_ENTER, 401, 3.0, 0, 0, NULL },
+	{ "ganesha.nfsd-401 [000] ..... 3.0: sys_exit: NR 75 = 0", 1,
+	  NFSWB_TEV_FSYNC_EXIT, 401, 3.0, 0, 0, NULL },
+	{ "ganesha.nfsd-401 [000] ..... 3.0: sys_enter: NR 1 (5, 0)", 0,
+	  NFSWB_TEV_IGNORED, 0, 0, 0, 0, NULL },
+	{ "x-1 [000] ..... 3.0: sys_write(fd: 5)", 0, NFSWB_TEV_IGNORED,
+	  0, 0, 0, 0, NULL },
+	{ "kworker-5 [000] ..... 9.0: wb_bg_time_kick: bdi=254:0 "
+	  "dirty=123", 1, NFSWB_TEV_BG_KICK, 5, 9.0, 0, 0, "254:0" },
+	/* Comments: ours carry samples. */
+	{ "# nfswb-sample t=12.25 bdi=254:0 dirty=1048576 writeback=0 "
+	  "bandwidth=33554432", 1, NFSWB_TEV_SAMPLE, 0, 12.25, 0, 1048576,
+	  "254:0" },
+	{ "# tracer: nop", 0, NFSWB_TEV_IGNORED, 0, 0, 0, 0, NULL },
+	{ "", 0, NFSWB_TEV_IGNORED, 0, 0, 0, 0, NULL },
+	{ "CPU:1 [LOST 77 EVENTS]", 1, NFSWB_TEV_LOST, 0, 0, 0, 77, NULL },
+	/* Other events are skipped, other procedures kept for the caller. */
+	{ "kworker-5 [000] ..... 9.0: writeback_start: bdi 254:0: x", 0,
+	  NFSWB_TEV_IGNORED, 0, 0, 0, 0, NULL },
+	/* Malformed. */
+	{ "nfsd-71 [000] ..... 49.2: svc_stats_latency: xid=0x1 proc=COMMIT "
+	  "execute-us=", -1, 0, 0, 0, 0, 0, NULL },
+	{ "nfsd-71 [000] ..... 49.2: svc_stats_latency: xid=0x1 proc=COMMIT "
+	  "execute-us=-5", -1, 0, 0, 0, 0, 0, NULL },
+	{ "nfsd-71 [000] ..... 49.2: svc_stats_latency: xid=0x100000000 "
+	  "proc=COMMIT execute-us=5", -1, 0, 0, 0, 0, 0, NULL },
+	{ "nfsd-71 [000] ..... 49.2: svc_stats_latency: xid=0x1 proc=COMMIT "
+	  "execute-us=18446744073709551616", -1, 0, 0, 0, 0, 0, NULL },
+	{ "nfsd-71 [000] ..... 49.2: nfsd_write_done: xid=0x1 fh_hash=0x1 "
+	  "offset=0", -1, 0, 0, 0, 0, 0, NULL },
+	{ "nfsd-71 [000] ..... nan: nfsd_write_done: xid=0x1", -1, 0, 0, 0,
+	  0, 0, NULL },
+	{ "nfsd-71 [000] ..... 49.2", -1, 0, 0, 0, 0, 0, NULL },
+	{ "nfsd [000] ..... 49.2: x: y", -1, 0, 0, 0, 0, 0, NULL },
+	{ "[000] 49.2: x: y", -1, 0, 0, 0, 0, 0, NULL },
+	{ "just words", -1, 0, 0, 0, 0, 0, NULL },
+	{ "# nfswb-sample dirty=5", -1, 0, 0, 0, 0, 0, NULL },
+	{ "# nfswb-sample t=1 dirty=5M", -1, 0, 0, 0, 0, 0, NULL },
+	{ "CPU:1 [LOST", -1, 0, 0, 0, 0, 0, NULL },
+};
+
+static void test_lines(void)
+{
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct line_case *c = &cases[i];
+		struct nfswb_trace_event ev;
+		const char *why;
+		uint64_t num = 0;
+		const char *text = NULL;
+		int r;
+
+		r = nfswb_trace_parse_line(c->line, strlen(c->line), &ev, &why);
+		T_CHECK(r == c->ret, "case %zu: ret %d want %d (%s)", i, r,
+			c->ret, why ? why : "");
+		if (r < 0) {
+			T_CHECK(why && *why, "case %zu: no reason", i);
+			continue;
+		}
+		if (r == 0)
+			continue;
+		T_CHECK(ev.kind == c->kind, "case %zu: kind %d", i, ev.kind);
+		T_CHECK(ev.pid == c->pid, "case %zu: pid %d", i, ev.pid);
+		T_CHECK(ev.ts == c->ts, "case %zu: ts %f", i, ev.ts);
+		T_CHECK(ev.xid == c->xid, "case %zu: xid %x", i, ev.xid);
+		switch (ev.kind) {
+		case NFSWB_TEV_RPC_LATENCY:
+			num = ev.execute_us;
+			text = ev.client;
+			break;
+		case NFSWB_TEV_WRITE_START:
+		case NFSWB_TEV_COMMIT_DONE:
+			num = ev.len;
+			break;
+		case NFSWB_TEV_SAMPLE:
+			num = ev.dirty;
+			text = ev.bdi;
+			T_CHECK(ev.has_dirty && ev.has_bandwidth &&
+				ev.bandwidth == 33554432, "case %zu: bw", i);
+			break;
+		case NFSWB_TEV_BG_KICK:
+			text = ev.bdi;
+			break;
+		case NFSWB_TEV_LOST:
+			num = ev.lost;
+			break;
+		default:
+			break;
+		}
+		T_CHECK(num == c->num, "case %zu: number %" PRIu64, i, num);
+		if (c->text)
+			T_CHECK(text && !strcmp(text, c->text),
+				"case %zu: text %s", i, text ? text : "");
+	}
+}
+
+/* Pairing: interleaved starts, a done without start, a start never done. */
+static void test_pairing(void)
+{
+	static const char *const lines[] = {
+		"nfsd-1 [000] ..... 10.000000: nfsd_write_start: xid=0x1 "
+		"fh_hash=0xa offset=0 len=100",
+		"nfsd-2 [000] ..... 10.000100: nfsd_write_start: xid=0x2 "
+		"fh_hash=0xb offset=0 len=200",
+		"nfsd-2 [000] ..... 10.000150: nfsd_write_done: xid=0x2 "
+		"fh_hash=0xb offset=0 len=200",
+		"nfsd-1 [000] ..... 10.001000: nfsd_write_done: xid=0x1 "
+		"fh_hash=0xa offset=0 len=100",
+		"nfsd-1 [000] ..... 10.002000: nfsd_write_done: xid=0x9 "
+		"fh_hash=0xa offset=0 len=100",
+		"nfsd-1 [000] ..... 10.003000: nfsd_commit_start: xid=0x5 "
+		"fh_hash=0xa offset=0 len=0",
+		"nfsd-1 [000] ..... 10.004000: svc_stats_latency: xid=0x1 "
+		"server=s client=c1 proc=WRITE execute-us=1100",
+		"garbage",
+	};
+	struct nfswb_trace t;
+
+	nfswb_trace_init(&t);
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		T_CHECK(nfswb_trace_feed(&t, "mem", (unsigned int)i + 1,
+					 lines[i], strlen(lines[i])) == 0,
+			"feed");
+	nfswb_trace_finish(&t);
+	T_CHECK(t.nfsd_write.count == 2, "pairs %zu", t.nfsd_write.count);
+	T_CHECK(t.nfsd_write.v[0].us == 50 && t.nfsd_write.v[0].bytes == 200,
+		"first pair %" PRIu64, t.nfsd_write.v[0].us);
+	T_CHECK(t.nfsd_write.v[1].us == 1000 && t.nfsd_write.v[1].client == 0,
+		"second pair %" PRIu64 " client %d", t.nfsd_write.v[1].us,
+		t.nfsd_write.v[1].client);
+	T_CHECK(t.rpc_write.count == 1 && t.rpc_write.v[0].has_fh &&
+		t.rpc_write.v[0].fh_hash == 0xa, "rpc op gets the fh_hash");
+	/* One done without start, one start never done. */
+	T_CHECK(t.unmatched == 2, "unmatched %" PRIu64, t.unmatched);
+	T_CHECK(t.nbad == 1 && t.bad[0].line == 8, "bad line %u",
+		t.bad[0].line);
+	nfswb_trace_free(&t);
+}
+
+int main(void)
+{
+	test_lines();
+	test_pairing();
+	return t_result();
+}
