@@ -14,7 +14,7 @@
 #include "report.h"
 
 static const struct report_cmd *const commands[] = {
-	&report_summary_cmd, &report_compare_cmd,
+	&report_record_cmd, &report_summary_cmd, &report_compare_cmd,
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -1,0 +1,100 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# nfswb-report record: its own tracefs instance, the events it finds,
+# samples from a status.json, and the instance gone after -d, SIGINT,
+# SIGTERM, and after a run killed with SIGKILL (removed by the next run).
+report=${NFSWB_REPORT:-../tools/report/nfswb-report}
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT
+fail=0
+check() { # MESSAGE COMMAND...
+	local msg=$1
+	shift
+	if ! "$@"; then
+		echo "FAIL: $msg" >&2
+		fail=1
+	fi
+}
+
+if [ "$(id -u)" != 0 ]; then
+	echo "SKIP: record needs root to create a tracefs instance" >&2
+	exit 77
+fi
+# A probe run says whether tracefs is usable here, and why not.
+if ! "$report" record -d 100 -e sched:sched_process_exec -o "$work/probe" \
+	2>"$work/probe.err"; then
+	if grep -q -e tracefs -e instance "$work/probe.err"; then
+		echo "SKIP: $(tail -n1 "$work/probe.err")" >&2
+		exit 77
+	fi
+	cat "$work/probe.err" >&2
+	exit 1
+fi
+tracing=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+instances=$tracing/instances
+
+# A status.json as nfswbd writes it: one device.
+cat > "$work/status.json" <<'JSON'
+{"program": "nfswbd", "devices": [{"bdi": "254:16", "exports": ["/srv"],
+ "bandwidth": {"bytes_per_s": 33554432, "state": "learned"},
+ "dirty_bytes": 1048576, "counters": {"kicks": 3}}]}
+JSON
+cp /bin/true "$work/nfswb-probe-true"
+
+# 1. -d: events land in the file, samples too, and the instance goes.
+"$report" record -d 1500 -e sched:sched_process_exec -s "$work/status.json" \
+	-o "$work/rec" 2>"$work/rec.err" &
+pid=$!
+sleep 0.5
+for _ in 1 2 3; do "$work/nfswb-probe-true"; done
+wait $pid
+check "record -d exits 0: $(cat "$work/rec.err")" test $? = 0
+check "header names the instance" grep -q "^# instance nfswb-report-$pid" "$work/rec"
+check "probe execs recorded" \
+	test "$(grep -c "sched_process_exec: filename=$work/nfswb-probe-true" "$work/rec")" = 3
+check "status sampled" \
+	grep -q "^# nfswb-sample t=[0-9.]* bdi=254:16 dirty=1048576 bandwidth=33554432$" "$work/rec"
+check "instance removed after -d" test ! -e "$instances/nfswb-report-$pid"
+check "summary reads the recording" "$report" summary -H "$work/rec" >/dev/null
+
+# 2. Signals: the instance is removed and the exit is clean.
+for sig in INT TERM; do
+	"$report" record -e sched:sched_process_exec -o "$work/rec.$sig" 2>/dev/null &
+	pid=$!
+	for _ in $(seq 50); do
+		[ -d "$instances/nfswb-report-$pid" ] && break
+		sleep 0.1
+	done
+	check "instance exists while recording ($sig)" test -d "$instances/nfswb-report-$pid"
+	kill -$sig $pid
+	wait $pid
+	check "SIG$sig exits 0" test $? = 0
+	check "instance removed after SIG$sig" test ! -e "$instances/nfswb-report-$pid"
+done
+
+# 3. SIGKILL leaves the instance; the next run removes it.
+"$report" record -e sched:sched_process_exec -o /dev/null 2>/dev/null &
+pid=$!
+for _ in $(seq 50); do
+	[ -d "$instances/nfswb-report-$pid" ] && break
+	sleep 0.1
+done
+kill -KILL $pid
+wait $pid 2>/dev/null
+check "SIGKILL leaves the instance" test -d "$instances/nfswb-report-$pid"
+"$report" record -d 100 -e sched:sched_process_exec -o /dev/null 2>/dev/null
+check "a stale instance is removed" test ! -e "$instances/nfswb-report-$pid"
+
+# 4. -p: the fsync syscalls of that process, when the kernel has them.
+if [ -d "$tracing/events/syscalls/sys_enter_fsync" ]; then
+	"$report" record -d 100 -p $$ -o "$work/rec.p" 2>/dev/null
+	check "-p enables the fsync events" \
+		grep -q "^# events:.* syscalls:sys_enter_fsync syscalls:sys_exit_fsync" "$work/rec.p"
+fi
+
+# 5. Errors name the problem.
+"$report" record -d 100 -e nosuch:event -o /dev/null 2>"$work/err"
+check "unknown event is an error" grep -q "nosuch:event: no such event" "$work/err"
+"$report" record -d 100 -p 2147483000 -o /dev/null 2>"$work/err"
+check "missing pid is an error" grep -q "no such process" "$work/err"
+exit $fail

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * capture.c - a tracefs instance of our own (never the global buffer)
+ * with the NFS server events this kernel has, read as text from its
+ * trace_pipe.  The kernel formats the lines, so a capture reads exactly
+ * like a "trace" file taken by hand.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "capture.h"
+
+#define INSTANCE_PREFIX	"nfswb-report-"
+
+volatile sig_atomic_t capture_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	capture_stop = 1;
+}
+
+void capture_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: poll() and read() must return to see the flag. */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/*
+ * Instances left by a run that was killed with SIGKILL: their pid is gone.
+ * Removing them keeps trace buffers from pinning memory forever.
+ */
+static void remove_stale(const char *tracing_dir)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+
+	/* Listed by hand: tracefs_instances() of 1.6 leaks its regex. */
+	snprintf(path, sizeof(path), "%s/instances", tracing_dir);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		struct tracefs_instance *inst;
+		char *end;
+		long pid;
+
+		if (strncmp(de->d_name, INSTANCE_PREFIX,
+			    strlen(INSTANCE_PREFIX)))
+			continue;
+		pid = strtol(de->d_name + strlen(INSTANCE_PREFIX), &end, 10);
+		if (*end || pid <= 0 || kill((pid_t)pid, 0) == 0 ||
+		    errno != ESRCH)
+			continue;
+		inst = tracefs_instance_alloc(NULL, de->d_name);
+		if (inst) {
+			tracefs_instance_destroy(inst);
+			tracefs_instance_free(inst);
+		}
+	}
+	closedir(d);
+}
+
+/* Enable one event if this kernel has it; record what was enabled. */
+static bool enable(struct capture *c, const char *system, const char *event)
+{
+	char sys_re[64], ev_re[64];
+
+	if (!tracefs_event_file_exists(c->inst, system, event, "enable"))
+		return false;
+	/* libtracefs takes regular expressions: anchor the names. */
+	snprintf(sys_re, sizeof(sys_re), "^%s$", system);
+	snprintf(ev_re, sizeof(ev_re), "^%s$", event);
+	if (tracefs_event_enable(c->inst, sys_re, ev_re))
+		return false;
+	if (c->nevents < CAPTURE_MAX_EVENTS)
+		snprintf(c->events[c->nevents++], sizeof(c->events[0]),
+			 "%s:%s", system, event);
+	return true;
+}
+
+/* "common_pid == 1 || common_pid == 2 ...": every thread of @pid. */
+static char *thread_filter(int pid)
+{
+	char path[64], *filter = NULL;
+	bool first = true;
+	size_t len = 0;
+	FILE *f;
+	DIR *d;
+	struct dirent *de;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return NULL;
+	f = open_memstream(&filter, &len);
+	if (!f) {
+		closedir(d);
+		return NULL;
+	}
+	while ((de = readdir(d))) {
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		fprintf(f, "%scommon_pid == %s", first ? "" : " || ",
+			de->d_name);
+		first = false;
+	}
+	closedir(d);
+	fclose(f);
+	if (filter && !*filter) {
+		free(filter);
+		filter = NULL;
+	}
+	return filter;
+}
+
+static int enable_fsync(struct capture *c, int pid)
+{
+	static const char *const names[] = {
+		"sys_enter_fsync", "sys_exit_fsync",
+		"sys_enter_fdatasync", "sys_exit_fdatasync",
+	};
+	char *filter = thread_filter(pid);
+	int n = 0;
+
+	if (!filter) {
+		snprintf(c->why, sizeof(c->why),
+			 "no such process %d (/proc/%d/task)", pid, pid);
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (!tracefs_event_file_exists(c->inst, "syscalls", names[i],
+					       "filter"))
+			continue;
+		/* Filter before enabling: no other process's syncs leak in. */
+		if (tracefs_event_file_write(c->inst, "syscalls", names[i],
+					     "filter", filter) < 0)
+			continue;
+		n += enable(c, "syscalls", names[i]);
+	}
+	free(filter);
+	if (!n) {
+		snprintf(c->why, sizeof(c->why),
+			 "this kernel has no syscalls:sys_enter_fsync events "
+			 "(CONFIG_FTRACE_SYSCALLS)");
+		return -1;
+	}
+	return 0;
+}
+
+int capture_open(struct capture *c, int server_pid, char *const *extra,
+		 size_t nextra)
+{
+	static const char *const nfs_events[][2] = {
+		{ "sunrpc", "svc_stats_latency" },
+		{ "nfsd", "nfsd_write_start" },
+		{ "nfsd", "nfsd_write_done" },
+		{ "nfsd", "nfsd_commit_start" },
+		{ "nfsd", "nfsd_commit_done" },
+		{ "writeback", "wb_bg_time_kick" },
+	};
+	const char *dir;
+
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+	dir = tracefs_tracing_dir();
+	if (!dir) {
+		snprintf(c->why, sizeof(c->why),
+			 "tracefs is not mounted and could not be mounted "
+			 "(mount -t tracefs nodev /sys/kernel/tracing)");
+		return -1;
+	}
+	remove_stale(dir);
+	snprintf(c->name, sizeof(c->name), INSTANCE_PREFIX "%d", (int)getpid());
+	c->inst = tracefs_instance_create(c->name);
+	if (!c->inst) {
+		snprintf(c->why, sizeof(c->why),
+			 "cannot create tracefs instance %s/instances/%s: %s",
+			 dir, c->name, strerror(errno));
+		return -1;
+	}
+	/* CLOCK_MONOTONIC, so that samples taken here line up. */
+	if (tracefs_instance_file_write(c->inst, "trace_clock", "mono") < 0)
+		c->clock_local = true;
+
+	for (size_t i = 0; i < sizeof(nfs_events) / sizeof(nfs_events[0]);
+	     i++)
+		enable(c, nfs_events[i][0], nfs_events[i][1]);
+	if (server_pid > 0 && enable_fsync(c, server_pid))
+		goto fail;
+	for (size_t i = 0; i < nextra; i++) {
+		char sys[64];
+		const char *colon = strchr(extra[i], ':');
+
+		if (!colon || colon == extra[i] || !colon[1] ||
+		    (size_t)(colon - extra[i]) >= sizeof(sys)) {
+			snprintf(c->why, sizeof(c->why),
+				 "--event %s: expected SYSTEM:EVENT", extra[i]);
+			goto fail;
+		}
+		memcpy(sys, extra[i], (size_t)(colon - extra[i]));
+		sys[colon - extra[i]] = '\0';
+		if (!enable(c, sys, colon + 1)) {
+			snprintf(c->why, sizeof(c->why),
+				 "--event %s: no such event on this kernel",
+				 extra[i]);
+			goto fail;
+		}
+	}
+	if (!c->nevents) {
+		snprintf(c->why, sizeof(c->why),
+			 "this kernel has none of the events: no nfsd or "
+			 "sunrpc tracepoints, and no --pid of a userspace "
+			 "server was given");
+		goto fail;
+	}
+	c->fd = tracefs_instance_file_open(c->inst, "trace_pipe",
+					   O_RDONLY | O_NONBLOCK);
+	if (c->fd < 0) {
+		snprintf(c->why, sizeof(c->why), "cannot open trace_pipe: %s",
+			 strerror(errno));
+		goto fail;
+	}
+	if (tracefs_trace_on(c->inst) < 0) {
+		snprintf(c->why, sizeof(c->why), "cannot turn tracing on");
+		goto fail;
+	}
+	return 0;
+fail:
+	capture_close(c);
+	return -1;
+}
+
+ssize_t capture_read(struct capture *c, char *buf, size_t len, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
+	ssize_t n;
+	int r;
+
+	r = poll(&pfd, 1, timeout_ms);
+	if (r < 0)
+		return errno == EINTR ? 0 : -errno;
+	if (r == 0)
+		return 0;
+	n = read(c->fd, buf, len);
+	if (n < 0)
+		return errno == EAGAIN || errno == EINTR ? 0 : -errno;
+	return n;
+}
+
+void capture_close(struct capture *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+	if (c->inst) {
+		/* Removing the instance disables its events and frees it. */
+		tracefs_instance_destroy(c->inst);
+		tracefs_instance_free(c->inst);
+		c->inst = NULL;
+	}
+}

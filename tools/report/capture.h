@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * capture.h - the tracefs instance that record and live read from, and
+ * the samples taken beside it.
+ */
+#ifndef NFSWB_REPORT_CAPTURE_H
+#define NFSWB_REPORT_CAPTURE_H
+
+#include <dirent.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#define CAPTURE_MAX_EVENTS	16
+
+struct tracefs_instance;
+
+struct capture {
+	struct tracefs_instance *inst;
+	int fd;				/* the instance's trace_pipe */
+	char name[64];
+	bool clock_local;		/* "mono" clock refused */
+	size_t nevents;
+	char events[CAPTURE_MAX_EVENTS][64];	/* "system:event" enabled */
+	char why[256];			/* on failure */
+};
+
+/* Set by SIGINT, SIGTERM, SIGHUP once capture_signals() ran. */
+extern volatile sig_atomic_t capture_stop;
+
+/* capture_signals() - stop flag on SIGINT/SIGTERM/SIGHUP; ignore SIGPIPE */
+void capture_signals(void);
+
+/**
+ * capture_open() - create our instance and enable the events this kernel has
+ * @c: out
+ * @server_pid: a userspace NFS server (Ganesha) whose fsync/fdatasync
+ *	calls time its COMMITs, or 0
+ * @extra: more events to enable, "SYSTEM:EVENT" each
+ * @nextra: how many
+ *
+ * Return: 0, or -1 with the reason in @c->why (nothing left behind).
+ */
+int capture_open(struct capture *c, int server_pid, char *const *extra,
+		 size_t nextra);
+
+/**
+ * capture_read() - text from the instance's trace_pipe
+ * @c: open capture
+ * @buf: out
+ * @len: size of @buf
+ * @timeout_ms: how long to wait for data
+ *
+ * Return: bytes read, 0 on timeout or signal, or a negative errno.
+ */
+ssize_t capture_read(struct capture *c, char *buf, size_t len, int timeout_ms);
+
+/* capture_close() - remove the instance; safe to call twice */
+void capture_close(struct capture *c);
+
+/* Seconds of CLOCK_MONOTONIC, the clock the instance stamps with. */
+double sample_now(void);
+
+/**
+ * sample_bdi() - "# nfswb-sample" from /sys/kernel/debug/bdi/BDI/stats
+ * @bdi: "MAJ:MIN"
+ * @out: stream
+ * @t: timestamp
+ *
+ * Return: 0, or -1 if the file cannot be read.
+ */
+int sample_bdi(const char *bdi, FILE *out, double t);
+
+/**
+ * sample_status() - one "# nfswb-sample" line per device of nfswbd's
+ *	status.json (bdi, dirty_bytes, bandwidth.bytes_per_s)
+ * @path: status.json
+ * @out: stream
+ * @t: timestamp
+ *
+ * Return: lines written, or -1 if the file cannot be read.
+ */
+int sample_status(const char *path, FILE *out, double t);
+
+#endif

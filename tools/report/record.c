@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * record.c - "nfswb-report record": capture the NFS server events into a
+ * tracefs instance of our own and write them as ftrace text, with samples
+ * of the device's dirty backlog and bandwidth between them.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "report.h"
+#include "units.h"
+
+static void record_help(FILE *out)
+{
+	fputs("usage: nfswb-report record [-o FILE] [-d DURATION] [-p PID] "
+	      "[-b BDI] [-s STATUS]\n"
+	      "                           [-e SYSTEM:EVENT]...\n\n"
+	      "Capture sunrpc:svc_stats_latency, nfsd:nfsd_write_start/done, "
+	      "nfsd:nfsd_commit_start/done\n"
+	      "and writeback:wb_bg_time_kick (those this kernel has) in a "
+	      "tracefs instance of\n"
+	      "its own, and write them as ftrace text.  Stops after "
+	      "DURATION or on SIGINT/SIGTERM;\n"
+	      "the instance is removed on every exit.\n\n"
+	      "  -o, --output FILE    write here (default: standard output)\n"
+	      "  -d, --duration D     e.g. 30s, 2m (a bare number is "
+	      "milliseconds)\n"
+	      "  -p, --pid PID        also the fsync/fdatasync calls of every "
+	      "thread of PID\n"
+	      "                       (a userspace server: NFS-Ganesha)\n"
+	      "  -b, --bdi MAJ:MIN    sample /sys/kernel/debug/bdi/MAJ:MIN/"
+	      "stats every second\n"
+	      "  -s, --status FILE    sample nfswbd's status.json every "
+	      "second\n"
+	      "  -e, --event SYS:EV   also record this event (repeatable)\n"
+	      "  -h, --help           this text\n", out);
+}
+
+static void write_header(FILE *out, const struct capture *c)
+{
+	struct utsname u;
+
+	fprintf(out, "# nfswb-report record %s", PACKAGE_VERSION);
+	if (!uname(&u))
+		fprintf(out, " on %s %s", u.sysname, u.release);
+	fprintf(out, "\n# instance %s, trace_clock %s\n# events:", c->name,
+		c->clock_local ? "local" : "mono");
+	for (size_t i = 0; i < c->nevents; i++)
+		fprintf(out, " %s", c->events[i]);
+	fputc('\n', out);
+}
+
+static int record_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "bdi", required_argument, NULL, 'b' },
+		{ "status", required_argument, NULL, 's' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *output = NULL, *bdi = NULL, *status = NULL, *why;
+	char *extra[CAPTURE_MAX_EVENTS / 2];
+	size_t nextra = 0;
+	uint64_t duration_ms = 0;
+	struct capture cap;
+	double start, next_sample;
+	static char buf[65536];
+	FILE *out = stdout;
+	int pid = 0, c, ret = 1;
+	char *end;
+
+	while ((c = getopt_long(argc, argv, "o:d:p:b:s:e:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case 'd':
+			if (nfswb_parse_duration_ms(optarg, &duration_ms, &why))
+				return report_usage(&report_record_cmd,
+						    "--duration %s: %s",
+						    optarg, why);
+			break;
+		case 'p':
+			errno = 0;
+			pid = (int)strtol(optarg, &end, 10);
+			if (errno || *end || pid <= 0)
+				return report_usage(&report_record_cmd,
+						    "--pid %s: not a process id",
+						    optarg);
+			break;
+		case 'b':
+			bdi = optarg;
+			break;
+		case 's':
+			status = optarg;
+			break;
+		case 'e':
+			if (nextra == CAPTURE_MAX_EVENTS / 2)
+				return report_usage(&report_record_cmd,
+						    "too many --event");
+			extra[nextra++] = optarg;
+			break;
+		case 'h':
+			record_help(stdout);
+			return 0;
+		default:
+			return report_usage(&report_record_cmd, "bad option");
+		}
+	}
+	if (optind != argc)
+		return report_usage(&report_record_cmd,
+				    "unexpected argument '%s'", argv[optind]);
+	if (bdi) {
+		char path[128];
+
+		snprintf(path, sizeof(path), "/sys/kernel/debug/bdi/%s/stats",
+			 bdi);
+		if (access(path, R_OK)) {
+			report_err("record", "--bdi %s: %s: %s", bdi, path,
+				   strerror(errno));
+			return 1;
+		}
+	}
+
+	capture_signals();
+	if (output && strcmp(output, "-")) {
+		out = fopen(output, "w");
+		if (!out) {
+			report_err("record", "%s: %s", output, strerror(errno));
+			return 1;
+		}
+	}
+	if (capture_open(&cap, pid, extra, nextra)) {
+		report_err("record", "%s", cap.why);
+		goto out;
+	}
+	write_header(out, &cap);
+	fflush(out);
+	if (cap.clock_local)
+		report_err("record", "warning: trace_clock 'mono' refused; "
+			   "samples will not line up with events");
+	fprintf(stderr, "nfswb-report record: %zu events enabled in %s; %s\n",
+		cap.nevents, cap.name, duration_ms ? "recording" :
+		"Ctrl-C to stop");
+
+	start = sample_now();
+	next_sample = start;
+	while (!capture_stop) {
+		double now = sample_now();
+		ssize_t n;
+
+		if (duration_ms && (now - start) * 1000.0 >= (double)duration_ms)
+			break;
+		if ((bdi || status) && now >= next_sample) {
+			if (bdi && sample_bdi(bdi, out, now))
+				report_err("record", "cannot read /sys/kernel/"
+					   "debug/bdi/%s/stats", bdi);
+			if (status && sample_status(status, out, now) < 0)
+				report_err("record", "cannot read %s", status);
+			next_sample += 1.0;
+		}
+		n = capture_read(&cap, buf, sizeof(buf), 100);
+		if (n < 0) {
+			report_err("record", "trace_pipe: %s", strerror((int)-n));
+			goto out_close;
+		}
+		if (n > 0 && fwrite(buf, 1, (size_t)n, out) != (size_t)n) {
+			report_err("record", "%s: %s", output ? output :
+				   "stdout", strerror(errno));
+			goto out_close;
+		}
+	}
+	/* What the kernel still holds: drain without waiting. */
+	for (;;) {
+		ssize_t n = capture_read(&cap, buf, sizeof(buf), 0);
+
+		if (n <= 0)
+			break;
+		fwrite(buf, 1, (size_t)n, out);
+	}
+	ret = 0;
+out_close:
+	capture_close(&cap);
+out:
+	if (out != stdout) {
+		if (fclose(out) && !ret) {
+			report_err("record", "%s: %s", output, strerror(errno));
+			ret = 1;
+		}
+	} else if (fflush(out)) {
+		ret = 1;
+	}
+	return ret;
+}
+
+const struct report_cmd report_record_cmd = {
+	.name = "record",
+	.args = "[-o FILE] [-d DURATION] [-p PID] [-b BDI] [-s STATUS] "
+		"[-e SYSTEM:EVENT]...",
+	.oneline = "capture NFS server events into ftrace text",
+	.run = record_run,
+	.help = record_help,
+};

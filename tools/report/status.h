@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * status.h - what nfs-report reads from nfswbd's status.json.
+ */
+#ifndef NFSWB_REPORT_STATUS_H
+#define NFSWB_REPORT_STATUS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define STATUS_MAX	64
+
+struct status_device {
+	char bdi[64];
+	bool has_dirty, has_bandwidth;
+	uint64_t dirty, bandwidth;
+};
+
+/* Dirty bytes per file owner, when the daemon reports owners. */
+struct status_owner {
+	uint32_t uid;
+	uint64_t dirty;
+	unsigned int files;
+};
+
+struct status_doc {
+	struct status_device devices[STATUS_MAX];
+	size_t ndevices;
+	struct status_owner owners[STATUS_MAX];
+	size_t nowners;
+};
+
+/**
+ * status_read() - the devices and owners of a status.json
+ * @path: file
+ * @doc: out
+ *
+ * Return: 0, -errno if unreadable, -EINVAL if not JSON.
+ */
+int status_read(const char *path, struct status_doc *doc);
+
+#endif
