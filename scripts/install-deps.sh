@@ -10,7 +10,7 @@ packages=(
 	libtirpc-dev liburing-dev libnfsidmap-dev libtracefs-dev libtraceevent-dev
 	rpcsvc-proto
 	# tests on this machine
-	nfs-common e2fsprogs xfsprogs util-linux procps python3 jq
+	nfs-common e2fsprogs xfsprogs btrfs-progs fdisk util-linux procps python3 jq
 	nfs-ganesha nfs-ganesha-vfs rpcbind
 	# the lab: a 6.12 kernel with knfsd under qemu
 	linux-source-6.12 flex bison bc libelf-dev libssl-dev cpio xz-utils
