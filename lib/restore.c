@@ -569,7 +569,13 @@ fail:
 int nfswb_restore_set(struct nfswb_restore *r, const char *path,
 		      const char *value)
 {
-	if (nfswb_restore_record(r, path) < 0)
+	return nfswb_restore_set_via(r, path, path, value);
+}
+
+int nfswb_restore_set_via(struct nfswb_restore *r, const char *record_path,
+			  const char *path, const char *value)
+{
+	if (nfswb_restore_record(r, record_path) < 0)
 		return -1;
 	if (write_value(path, value) < 0) {
 		int e = errno;

@@ -81,6 +81,23 @@ int nfswb_restore_set(struct nfswb_restore *r, const char *path,
 		      const char *value);
 
 /**
+ * nfswb_restore_set_via - record @record_path, then write @value to @path.
+ * @r: journal.
+ * @record_path: the file whose original restores the setting exactly.
+ * @path: the file to write.
+ * @value: new content for @path.
+ *
+ * For a setting with two views: max_bytes is stored as a ratio of the
+ * dirty threshold of the moment, so writing its old byte value back would
+ * not restore it; max_ratio_fine (the same setting, exact) is recorded
+ * instead.  @path itself is not journalled.
+ *
+ * Return: as nfswb_restore_set().
+ */
+int nfswb_restore_set_via(struct nfswb_restore *r, const char *record_path,
+			  const char *path, const char *value);
+
+/**
  * nfswb_restore_original - the recorded original value of @path.
  * @r: journal.
  * @path: absolute path.

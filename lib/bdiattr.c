@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * bdiattr.c - per-bdi sysfs attribute helpers (bdiattr.h).
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bdiattr.h"
+
+int nfswb_bdi_attr_path(char *buf, size_t len, const char *sysroot,
+			const char *bdi, const char *attr)
+{
+	int n = snprintf(buf, len, "%s/sys/class/bdi/%s/%s", sysroot, bdi,
+			 attr);
+
+	if (n < 0 || (size_t)n >= len) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}
+
+int nfswb_read_u64(const char *path, uint64_t *v)
+{
+	char buf[64], *end;
+	FILE *f = fopen(path, "re");
+	unsigned long long x;
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		errno = EINVAL;
+		return -1;
+	}
+	fclose(f);
+	errno = 0;
+	x = strtoull(buf, &end, 10);
+	if (errno || end == buf || (*end && *end != '\n') || buf[0] == '-') {
+		errno = EINVAL;
+		return -1;
+	}
+	*v = x;
+	return 0;
+}
+
+int nfswb_any_bdi_has(const char *sysroot, const char *attr)
+{
+	char dir[PATH_MAX], path[PATH_MAX];
+	struct dirent *de;
+	int found = 0;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/sys/class/bdi", sysroot);
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while (!found && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (nfswb_bdi_attr_path(path, sizeof(path), sysroot,
+					de->d_name, attr) == 0 &&
+		    access(path, F_OK) == 0)
+			found = 1;
+	}
+	closedir(d);
+	return found;
+}

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * mech_limit.c - the limit mechanism: cap the dirty data a device may hold
+ * with its bdi's strict_limit=1 and max_bytes = bandwidth x commit_target
+ * (Linux 6.2+), so the backlog a COMMIT must flush stays bounded even when
+ * data arrives faster than the disk writes.  The policy decides the cap
+ * and when a change is worth making (hysteresis); this file writes it.
+ *
+ * max_bytes is stored by the kernel as a ratio of the global dirty
+ * threshold of the moment (mm/page-writeback.c, bdi_set_max_bytes), and a
+ * value above that threshold is refused with EINVAL.  So the cap is
+ * clamped to nr_dirty_threshold first, and the setting is recorded for
+ * restore through max_ratio_fine, which holds it exactly.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bdiattr.h"
+#include "log.h"
+#include "mech.h"
+#include "restore.h"
+#include "units.h"
+
+struct limit_priv {
+	char strict[PATH_MAX];
+	char max_bytes[PATH_MAX];
+	char max_ratio_fine[PATH_MAX];
+	char vmstat[PATH_MAX];
+	bool active;		/* strict_limit and max_bytes are ours */
+	bool clamp_logged;
+};
+
+static int limit_probe(const char *sysroot, char *why, size_t len)
+{
+	if (nfswb_any_bdi_has(sysroot, "strict_limit") &&
+	    nfswb_any_bdi_has(sysroot, "max_bytes") &&
+	    nfswb_any_bdi_has(sysroot, "max_ratio_fine"))
+		return 0;
+	snprintf(why, len,
+		 "kernel lacks /sys/class/bdi/BDI/strict_limit, max_bytes or max_ratio_fine (Linux 6.2 or later)");
+	return -1;
+}
+
+static int limit_attach(struct nfswb_mech_dev *d, char *why, size_t len)
+{
+	const char *bdi = d->id->bdi;
+	struct limit_priv *p;
+
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		snprintf(why, len, "out of memory");
+		return -1;
+	}
+	d->priv = p;
+	snprintf(p->vmstat, sizeof(p->vmstat), "%s/proc/vmstat", d->sysroot);
+	if (nfswb_bdi_attr_path(p->strict, sizeof(p->strict), d->sysroot, bdi,
+				"strict_limit") < 0 ||
+	    nfswb_bdi_attr_path(p->max_bytes, sizeof(p->max_bytes),
+				d->sysroot, bdi, "max_bytes") < 0 ||
+	    nfswb_bdi_attr_path(p->max_ratio_fine, sizeof(p->max_ratio_fine),
+				d->sysroot, bdi, "max_ratio_fine") < 0) {
+		snprintf(why, len, "bdi name %s is too long", bdi);
+		return -1;
+	}
+	if (access(p->strict, W_OK) < 0 || access(p->max_bytes, W_OK) < 0 ||
+	    access(p->max_ratio_fine, W_OK) < 0) {
+		snprintf(why, len,
+			 "cannot write %s, max_bytes or max_ratio_fine beside it: %s",
+			 p->strict, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The global dirty threshold in bytes, the most max_bytes may be. */
+static uint64_t dirty_threshold(const struct limit_priv *p)
+{
+	unsigned long long pages;
+	char line[128];
+	uint64_t v = 0;
+	FILE *f;
+
+	f = fopen(p->vmstat, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "nr_dirty_threshold %llu", &pages) == 1) {
+			v = (uint64_t)pages * (uint64_t)sysconf(_SC_PAGESIZE);
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+static int write_cap(struct nfswb_mech_dev *d, struct limit_priv *p,
+		     uint64_t cap)
+{
+	uint64_t thresh = dirty_threshold(p);
+	char v[32], a[32], b[32];
+	int tries;
+
+	if (cap < NFSWB_MIN_TARGET_BYTES)
+		cap = NFSWB_MIN_TARGET_BYTES;
+	for (tries = 0; tries < 2; tries++) {
+		if (thresh && cap > thresh) {
+			if (!p->clamp_logged) {
+				nfswb_format_size(cap, a, sizeof(a));
+				nfswb_format_size(thresh, b, sizeof(b));
+				xlog(L_NOTICE,
+				     "bdi %s: dirty cap %s clamped to the global dirty threshold %s (max_bytes cannot exceed it)",
+				     d->id->bdi, a, b);
+				p->clamp_logged = true;
+			}
+			cap = thresh;
+		}
+		if (p->active && cap == d->c.cap_bytes)
+			return 0;	/* clamped to what is in force */
+		snprintf(v, sizeof(v), "%" PRIu64, cap);
+		if (nfswb_restore_set_via(d->restore, p->max_ratio_fine,
+					  p->max_bytes, v) == 0)
+			break;
+		if (errno != EINVAL || !thresh)
+			return -1;
+		/* The threshold moved under us (memory was used): retry lower. */
+		thresh = dirty_threshold(p) / 10 * 9;
+	}
+	if (tries == 2)
+		return -1;
+	if (!p->active && nfswb_restore_set(d->restore, p->strict, "1") < 0)
+		return -1;
+	p->active = true;
+	if (d->c.cap_bytes != cap)
+		d->c.cap_changes++;
+	d->c.cap_bytes = cap;
+	return 0;
+}
+
+static int put_back(struct nfswb_mech_dev *d, struct limit_priv *p)
+{
+	int ret = 0;
+
+	if (nfswb_restore_put_back(d->restore, p->strict) < 0)
+		ret = -1;
+	if (nfswb_restore_put_back(d->restore, p->max_ratio_fine) < 0)
+		ret = -1;
+	p->active = false;
+	d->c.cap_bytes = 0;
+	return ret;
+}
+
+static int limit_apply(struct nfswb_mech_dev *d,
+		       const struct nfswb_policy_out *o)
+{
+	struct limit_priv *p = d->priv;
+	int ret = 0;
+
+	if (!p)
+		return 0;
+	if (!o->cap_bytes) {
+		if (p->active) {
+			xlog(L_INFO, "bdi %s: dirty cap lifted", d->id->bdi);
+			ret = put_back(d, p);
+		}
+	} else if (!p->active || o->cap_change) {
+		ret = write_cap(d, p, o->cap_bytes);
+	}
+	if (ret < 0)
+		d->c.errors++;
+	return ret;
+}
+
+static void limit_detach(struct nfswb_mech_dev *d)
+{
+	struct limit_priv *p = d->priv;
+
+	if (!p)
+		return;
+	if (put_back(d, p) < 0)
+		d->c.errors++;
+	free(p);
+	d->priv = NULL;
+}
+
+const struct nfswb_mech nfswb_mech_limit = {
+	.name = "limit",
+	.probe = limit_probe,
+	.attach = limit_attach,
+	.apply = limit_apply,
+	.detach = limit_detach,
+};

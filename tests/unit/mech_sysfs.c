@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * mech_sysfs: the kernel and limit mechanisms against a fake sysroot.
+ * What they write, what they clamp, and that detach (and a journal left
+ * behind) put every original back.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "mech.h"
+#include "restore.h"
+#include "test.h"
+
+#define BDI	"7:42"
+
+static char root[] = "/tmp/nfswb-mechsysfs-XXXXXX";
+static char state[PATH_MAX];
+
+static void put(const char *rel, const char *content)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	f = fopen(path, "w");
+	if (!f || fprintf(f, "%s\n", content) < 0 || fclose(f)) {
+		perror(path);
+		exit(T_EXIT_FAIL);
+	}
+}
+
+static const char *get(const char *rel)
+{
+	static char buf[128];
+	char path[PATH_MAX];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	f = fopen(path, "r");
+	if (!f)
+		return "(missing)";
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	if (n && buf[n - 1] == '\n')
+		buf[n - 1] = '\0';
+	return buf;
+}
+
+static void mkdirs(const char *rel)
+{
+	char cmd[PATH_MAX + 64];
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/%s'", root, rel);
+	if (system(cmd)) {
+		fprintf(stderr, "%s failed\n", cmd);
+		exit(T_EXIT_FAIL);
+	}
+}
+
+static void fake_tree(void)
+{
+	mkdirs("sys/class/bdi/" BDI);
+	mkdirs("proc");
+	put("sys/class/bdi/" BDI "/strict_limit", "0");
+	put("sys/class/bdi/" BDI "/max_bytes", "4932800512");
+	put("sys/class/bdi/" BDI "/max_ratio_fine", "1000000");
+	/* 1 GiB of dirty threshold in 4 KiB pages. */
+	put("proc/vmstat", "nr_dirty 12\nnr_dirty_threshold 262144\n");
+}
+
+static struct nfswb_restore *open_journal(void)
+{
+	struct nfswb_restore *r;
+	char err[256];
+
+	if (nfswb_restore_open(state, &r, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s\n", err);
+		exit(T_EXIT_FAIL);
+	}
+	return r;
+}
+
+static void init_dev(struct nfswb_mech_dev *d, struct nfswb_device_id *id,
+		     struct nfswb_restore *r)
+{
+	memset(d, 0, sizeof(*d));
+	memset(id, 0, sizeof(*id));
+	strcpy(id->bdi, BDI);
+	d->id = id;
+	d->sysroot = root;
+	d->restore = r;
+	nfswb_export_opts_default(&d->opts);
+}
+
+static void test_kernel(void)
+{
+	struct nfswb_policy_out o = { 0 };
+	struct nfswb_device_id id;
+	struct nfswb_mech_dev d;
+	struct nfswb_restore *r;
+	char why[256];
+
+	T_CHECK(nfswb_mech_kernel.probe(root, why, sizeof(why)) < 0,
+		"probe must fail without the knob");
+	T_CHECK(!strcmp(why, "kernel lacks /sys/class/bdi/BDI/dirty_background_time (see kernel-patch/)"),
+		"probe reason: %s", why);
+
+	put("sys/class/bdi/" BDI "/dirty_background_time", "0");
+	T_CHECK(nfswb_mech_kernel.probe(root, why, sizeof(why)) == 0,
+		"probe with the knob: %s", why);
+
+	r = open_journal();
+	init_dev(&d, &id, r);
+	d.opts.background_time_ms = 1500;
+	T_CHECK(nfswb_mech_kernel.attach(&d, why, sizeof(why)) == 0,
+		"attach: %s", why);
+	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/dirty_background_time"),
+			"1500"), "knob %s", get("sys/class/bdi/" BDI "/dirty_background_time"));
+	T_CHECK(d.c.knob_ms == 1500, "knob_ms %" PRIu64, d.c.knob_ms);
+
+	/* apply is a no-op unless the configured value changed. */
+	put("sys/class/bdi/" BDI "/dirty_background_time", "1500");
+	d.opts.background_time_ms = 700;
+	T_CHECK(nfswb_mech_kernel.apply(&d, &o) == 0, "apply");
+	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/dirty_background_time"),
+			"700"), "knob after change %s",
+		get("sys/class/bdi/" BDI "/dirty_background_time"));
+
+	nfswb_mech_kernel.detach(&d);
+	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/dirty_background_time"),
+			"0"), "restored to 0: %s",
+		get("sys/class/bdi/" BDI "/dirty_background_time"));
+	T_CHECK(nfswb_restore_count(r) == 0, "journal empty");
+
+	/* A bdi without the knob: attach fails naming the file. */
+	strcpy(id.bdi, "7:43");
+	T_CHECK(nfswb_mech_kernel.attach(&d, why, sizeof(why)) < 0 &&
+		strstr(why, "7:43/dirty_background_time"),
+		"attach on a bdi without the knob: %s", why);
+	nfswb_mech_kernel.detach(&d);
+	nfswb_restore_close(r);
+}
+
+static void test_limit(void)
+{
+	struct nfswb_policy_out o = { 0 };
+	struct nfswb_device_id id;
+	struct nfswb_mech_dev d;
+	struct nfswb_restore *r;
+	char why[256];
+
+	T_CHECK(nfswb_mech_limit.probe(root, why, sizeof(why)) == 0,
+		"limit probe: %s", why);
+	r = open_journal();
+	init_dev(&d, &id, r);
+	T_CHECK(nfswb_mech_limit.attach(&d, why, sizeof(why)) == 0,
+		"attach: %s", why);
+	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/strict_limit"), "0"),
+		"attach alone changes nothing");
+
+	o.cap_bytes = 256ull << 20;
+	o.cap_change = true;
+	T_CHECK(nfswb_mech_limit.apply(&d, &o) == 0, "apply cap");
+	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/strict_limit"), "1"),
+		"strict_limit %s", get("sys/class/bdi/" BDI "/strict_limit"));
+	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/max_bytes"), "268435456"),
+		"max_bytes %s", get("sys/class/bdi/" BDI "/max_bytes"));
+	T_CHECK(d.c.cap_bytes == 256ull << 20, "cap in force %" PRIu64,
+		d.c.cap_bytes);
+
+	/* Without cap_change, nothing is rewritten (hysteresis is policy's). */
+	o.cap_bytes = 260ull << 20;
+	o.cap_change = false;
+	T_CHECK(nfswb_mech_limit.apply(&d, &o) == 0, "apply no change");
+	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/max_bytes"), "268435456"),
+		"unchanged max_bytes %s", get("sys/class/bdi/" BDI "/max_bytes"));
+
+	/* Above the 1 GiB dirty threshold: clamped, not refused. */
+	o.cap_bytes = 4ull << 30;
+	o.cap_change = true;
+	T_CHECK(nfswb_mech_limit.apply(&d, &o) == 0, "apply big cap");
+	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/max_bytes"), "1073741824"),
+		"clamped max_bytes %s", get("sys/class/bdi/" BDI "/max_bytes"));
+	T_CHECK(d.c.cap_changes == 2, "cap changes %" PRIu64,
+		d.c.cap_changes);
+
+	/* No cap wanted any more: both settings go back. */
+	put("sys/class/bdi/" BDI "/max_ratio_fine", "217645");
+	o.cap_bytes = 0;
+	o.cap_change = true;
+	T_CHECK(nfswb_mech_limit.apply(&d, &o) == 0, "lift cap");
+	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/strict_limit"), "0"),
+		"strict_limit restored: %s",
+		get("sys/class/bdi/" BDI "/strict_limit"));
+	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/max_ratio_fine"), "1000000"),
+		"max_ratio_fine restored: %s",
+		get("sys/class/bdi/" BDI "/max_ratio_fine"));
+	T_CHECK(d.c.cap_bytes == 0, "no cap in force");
+
+	/* Cap again, then leave without detach: the next open restores. */
+	o.cap_bytes = 64ull << 20;
+	T_CHECK(nfswb_mech_limit.apply(&d, &o) == 0, "cap again");
+	put("sys/class/bdi/" BDI "/max_ratio_fine", "62500");
+	nfswb_restore_close(r);
+	r = open_journal();
+	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/strict_limit"), "0") &&
+		!strcmp(get("sys/class/bdi/" BDI "/max_ratio_fine"), "1000000"),
+		"restored at the next open: %s",
+		get("sys/class/bdi/" BDI "/max_ratio_fine"));
+	nfswb_restore_close(r);
+
+	/* Detach restores. */
+	r = open_journal();
+	d.restore = r;
+	nfswb_mech_limit.detach(&d);
+	T_CHECK(nfswb_mech_limit.attach(&d, why, sizeof(why)) == 0,
+		"attach again: %s", why);
+	o.cap_bytes = 64ull << 20;
+	o.cap_change = true;
+	T_CHECK(nfswb_mech_limit.apply(&d, &o) == 0, "cap before detach");
+	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/strict_limit"), "1"),
+		"strict_limit set");
+	nfswb_mech_limit.detach(&d);
+	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/strict_limit"), "0"),
+		"detach restored strict_limit");
+	T_CHECK(nfswb_restore_count(r) == 0, "journal empty after detach");
+	nfswb_restore_close(r);
+}
+
+static void cleanup(void)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd))
+		fprintf(stderr, "cannot remove %s\n", root);
+}
+
+int main(void)
+{
+	nfswb_log_init("test-mech-sysfs", false);
+	nfswb_log_set_level(L_WARNING);
+	if (!mkdtemp(root)) {
+		perror("mkdtemp");
+		return T_EXIT_FAIL;
+	}
+	atexit(cleanup);
+	snprintf(state, sizeof(state), "%s/state", root);
+	fake_tree();
+	test_kernel();
+	test_limit();
+	return t_result();
+}
