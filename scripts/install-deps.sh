@@ -12,6 +12,8 @@ packages=(
 	# tests on this machine
 	nfs-common e2fsprogs xfsprogs btrfs-progs fdisk util-linux procps python3 jq
 	nfs-ganesha nfs-ganesha-vfs rpcbind
+	# nfswb-report plot -o FILE.png
+	librsvg2-bin
 	# the lab: a 6.12 kernel with knfsd under qemu
 	linux-source-6.12 flex bison bc libelf-dev libssl-dev cpio xz-utils
 	qemu-system-x86 nfs-kernel-server iproute2 kmod

@@ -12,7 +12,9 @@ from the decimal timestamps as printed.
 """
 import json
 import math
+import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -215,6 +217,35 @@ def ganesha_trace(rng, n):
     return t, lat
 
 
+def device_trace(rng):
+    """A writer behind a slow wire, COMMIT every 2 s, dirty samples."""
+    t = Trace(rng)
+    dirty, commits, kicks = 0, [], 0
+    bw = 32 << 20
+    for step in range(300):             # 30 s in 100 ms steps
+        now = t.tick(100000)
+        dirty += int(rng.uniform(20, 30) * (1 << 20) / 10)
+        if dirty > (32 << 20):          # background writeback
+            dirty -= int(bw / 10 * rng.uniform(0.8, 1.0))
+            if step % 5 == 0:
+                t.event("kworker/u4:1", 33, "wb_bg_time_kick",
+                        "bdi=254:16 dirty=%d" % dirty, now)
+                kicks += 1
+        dirty = max(dirty, 0)
+        t.lines.append("# nfswb-sample t=%s bdi=254:16 dirty=%d "
+                       "writeback=0 bandwidth=%d" % (now, dirty,
+                                                     int(bw * 0.95)))
+        if step % 20 == 19:
+            lat = int(dirty / bw * 1e6) + rng.randint(500, 5000)
+            t.xid += 1
+            t.event("nfsd", 71, "svc_stats_latency",
+                    "xid=0x%08x server=127.0.0.1:2049 client=127.0.0.1:905"
+                    " proc=COMMIT execute-us=%d" % (t.xid, lat), now)
+            commits.append(lat)
+            dirty = 0
+    return t, commits, kicks
+
+
 def run(report, *args):
     p = subprocess.run([report, *args], capture_output=True, text=True)
     return p.returncode, p.stdout, p.stderr
@@ -314,6 +345,43 @@ def main():
     rc, out, err = run(report, "summary", "--json", f"{work}/empty.trace")
     got = json.loads(out)
     compare_lat("empty", got["commit_latency_us"], expected([]))
+
+    # 9. plot: a valid SVG with one dot per COMMIT and the device lines.
+    t, commits, kicks = device_trace(rng)
+    path4 = f"{work}/device.trace"
+    t.write(path4)
+    rc, out, err = run(report, "plot", "-o", f"{work}/p.svg", path4)
+    check(rc == 0, f"plot exit {rc}: {err}")
+    import xml.etree.ElementTree as ET
+    ns = "{http://www.w3.org/2000/svg}"
+    try:
+        root = ET.parse(f"{work}/p.svg").getroot()
+        dots = [c for c in root.iter(ns + "circle")
+                if c.get("class") == "dot"]
+        # The legend has one dot too.
+        check(len(dots) == len(commits) + 1,
+              f"dots {len(dots)} != {len(commits)} + 1")
+        lines = list(root.iter(ns + "polyline"))
+        check(len(lines) == 2, f"polylines {len(lines)}")
+        npts = len(lines[0].get("points").split()) if lines else 0
+        check(npts == 300, f"dirty points {npts}")
+        ticks = [x for x in root.iter(ns + "line")
+                 if x.get("class") == "kick"]
+        check(len(ticks) == kicks + 1, f"kick ticks {len(ticks)}")
+        width = float(root.get("width"))
+        for c in dots:
+            check(0 <= float(c.get("cx")) <= width, "dot inside")
+    except ET.ParseError as e:
+        check(False, f"plot SVG does not parse: {e}")
+    rc, out, err = run(report, "plot", "-o", f"{work}/p.jpg", path4)
+    check(rc == 2 and ".svg or .png" in err, "plot refuses other formats")
+    if shutil.which("rsvg-convert"):
+        rc, out, err = run(report, "plot", "-o", f"{work}/p.png", path4)
+        check(rc == 0, f"plot png exit {rc}: {err}")
+        with open(f"{work}/p.png", "rb") as f:
+            check(f.read(8) == b"\x89PNG\r\n\x1a\n", "PNG signature")
+        check(not [n for n in os.listdir(work) if n.startswith("p.png.")],
+              "temporary SVG removed")
 
     return 1 if failures else 0
 
