@@ -609,27 +609,57 @@ bool nfswb_nfsconf_get_bool(const struct nfswb_nfsconf *c, const char *section,
 	return def;
 }
 
-/* Keys of [nfswbd]; anything else there is a typo worth reporting. */
+/* [nfswbd] keys that default nfswb.exports(5) options ('-' for '_'). */
 static const struct {
 	const char *key;
-	const char *opt;	/* the nfswb.exports(5) option it defaults */
-} daemon_keys[] = {
+	const char *opt;
+} opt_keys[] = {
 	{ "mode", "mode" },
 	{ "background-time", "background_time" },
 	{ "commit-target", "commit_target" },
+	{ "bandwidth", "bandwidth" },
+	{ "min-bandwidth", "min_bandwidth" },
+	{ "max-bandwidth", "max_bandwidth" },
 	{ "writers", "writers" },
-	{ "exports-file", NULL },
-	{ "exports-dir", NULL },
-	{ "state-dir", NULL },
-	{ "interval", NULL },
-	{ "status-interval", NULL },
-	{ "max-files", NULL },
-	{ "io-uring", NULL },
-	{ "verbosity", NULL },
-	{ "verbose", NULL },
 };
 
-#define NDAEMON_KEYS	(sizeof(daemon_keys) / sizeof(daemon_keys[0]))
+#define NOPT_KEYS	(sizeof(opt_keys) / sizeof(opt_keys[0]))
+
+static bool is_opt_key(const char *tag)
+{
+	size_t k;
+
+	for (k = 0; k < NOPT_KEYS; k++)
+		if (!strcasecmp(tag, opt_keys[k].key))
+			return true;
+	return false;
+}
+
+int nfswb_nfsconf_check_keys(const struct nfswb_nfsconf *c,
+			     const char *section, const char *const *keys,
+			     struct nfswb_diag *diag)
+{
+	size_t i, k, errors = 0;
+
+	if (!c)
+		return 0;
+	for (i = 0; i < c->count; i++) {
+		const struct binding *b = &c->b[i];
+		bool known = false;
+
+		if (strcasecmp(b->section, section) || b->arg)
+			continue;
+		for (k = 0; keys && keys[k] && !known; k++)
+			known = !strcasecmp(b->tag, keys[k]);
+		if (known || (!strcasecmp(section, "nfswbd") &&
+			      is_opt_key(b->tag)))
+			continue;
+		nfswb_diag_add(diag, b->file, b->line, "[%s] unknown key '%s'",
+			       section, b->tag);
+		errors++;
+	}
+	return errors ? -1 : 0;
+}
 
 int nfswb_nfsconf_daemon_defaults(const struct nfswb_nfsconf *c,
 				  const char *conf_name,
@@ -639,38 +669,23 @@ int nfswb_nfsconf_daemon_defaults(const struct nfswb_nfsconf *c,
 	struct nfswb_export_opts o = *defaults;
 	size_t errors = nfswb_diag_errors(diag);
 	char why[256];
-	size_t i, k;
+	size_t k;
 
 	if (!c)
 		return 0;
-	/* Unknown keys, reported once each at their latest setting. */
-	for (i = 0; i < c->count; i++) {
-		const struct binding *b = &c->b[i];
-
-		if (strcmp(b->section, "nfswbd") || b->arg)
-			continue;
-		for (k = 0; k < NDAEMON_KEYS; k++)
-			if (!strcasecmp(b->tag, daemon_keys[k].key))
-				break;
-		if (k == NDAEMON_KEYS)
-			nfswb_diag_add(diag, b->file, b->line,
-				       "[nfswbd] unknown key '%s'", b->tag);
-	}
-	for (k = 0; k < NDAEMON_KEYS; k++) {
+	for (k = 0; k < NOPT_KEYS; k++) {
 		const struct binding *b;
 		const char *value = NULL;
 
-		if (!daemon_keys[k].opt)
-			continue;
-		b = lookup_expanded(c, "nfswbd", NULL, daemon_keys[k].key,
+		b = lookup_expanded(c, "nfswbd", NULL, opt_keys[k].key,
 				    &value);
 		if (!b)
 			continue;
-		if (nfswb_export_opt_set_reason(&o, daemon_keys[k].opt, value,
+		if (nfswb_export_opt_set_reason(&o, opt_keys[k].opt, value,
 						why, sizeof(why)))
 			nfswb_diag_add(diag, b->file ? b->file : conf_name,
 				       b->line, "[nfswbd] %s = %s: %s",
-				       daemon_keys[k].key, value, why);
+				       opt_keys[k].key, value, why);
 	}
 	if (nfswb_diag_errors(diag) == errors &&
 	    nfswb_export_opts_check(&o, why, sizeof(why)))

@@ -63,15 +63,26 @@ bool nfswb_nfsconf_get_bool(const struct nfswb_nfsconf *c, const char *section,
 			    const char *tag, bool def);
 
 /**
- * nfswb_nfsconf_daemon_defaults - apply [nfswbd] mode, background-time,
- * commit-target and writers onto @defaults (the per-export defaults that
- * nfswb.exports lines start from) and report keys of [nfswbd] that nfswbd
- * does not know.  Errors are "FILE:LINE: [nfswbd] key = value: reason".
+ * nfswb_nfsconf_daemon_defaults - apply the [nfswbd] keys mode,
+ * background-time, commit-target, bandwidth, min-bandwidth, max-bandwidth
+ * and writers onto @defaults (the per-export defaults that nfswb.exports
+ * lines start from).  Errors are "FILE:LINE: [nfswbd] key = value: reason".
  * Returns 0, or -1 with @defaults unchanged.
  */
 int nfswb_nfsconf_daemon_defaults(const struct nfswb_nfsconf *c,
 				  const char *conf_name,
 				  struct nfswb_export_opts *defaults,
 				  struct nfswb_diag *diag);
+
+/**
+ * nfswb_nfsconf_check_keys - report every key of @section (without an
+ * argument) that is neither in the NULL-terminated @keys nor, for
+ * [nfswbd], one of the export option keys above: a typo there would
+ * otherwise be silently ignored.  Errors are "FILE:LINE: [section]
+ * unknown key 'KEY'".  Returns 0, or -1 when any was found.
+ */
+int nfswb_nfsconf_check_keys(const struct nfswb_nfsconf *c,
+			     const char *section, const char *const *keys,
+			     struct nfswb_diag *diag);
 
 #endif

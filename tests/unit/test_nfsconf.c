@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_nfsconf - the [nfswbd] section: export option defaults with their
+ * errors as FILE:LINE, unknown keys, and the strict loader.  (That values
+ * equal nfsconf --get is test_nfsconf.sh.)
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "exports.h"
+#include "nfsconf.h"
+#include "test.h"
+
+#define MAXM	3
+
+static const struct {
+	const char *text;
+	const char *want;		/* formatted defaults, or NULL */
+	const char *errors[MAXM];
+} cases[] = {
+	{ .text = "",
+	  .want = "mode=auto,background_time=1s,writers=nfsd:ganesha.nfsd" },
+	{ .text = "[nfswbd]\nmode = files\nbackground-time = 2s\n"
+		  "commit-target = 5s\nwriters = nfsd\n",
+	  .want = "mode=files,background_time=2s,commit_target=5s,writers=nfsd" },
+	{ .text = "[NFSWBD]\nMode = \"limit\"\nbandwidth = 100M # fixed\n"
+		  "min-bandwidth = 10M\nmax-bandwidth = 1G\n",
+	  .want = "mode=limit,background_time=1s,bandwidth=100MiB/s,min_bandwidth=10MiB/s,max_bandwidth=1GiB/s,writers=nfsd:ganesha.nfsd" },
+	/* a later value wins, as in nfs-utils; [nfswbd "x"] is not ours */
+	{ .text = "[nfswbd]\nmode = files\nmode = kernel\n[nfswbd \"x\"]\nbogus = 1\n",
+	  .want = "mode=kernel,background_time=1s,writers=nfsd:ganesha.nfsd" },
+	{ .text = "[environment]\nbt = 3s\n[nfswbd]\nbackground-time = $bt\n",
+	  .want = "mode=auto,background_time=3s,writers=nfsd:ganesha.nfsd" },
+	/* errors name the line of the key */
+	{ .text = "[nfswbd]\n\nbackground-time = 0\nmode = fast\n",
+	  .errors = { "C:4: [nfswbd] mode = fast: unknown mode (use auto, kernel, files, limit or off)",
+		      "C:3: [nfswbd] background-time = 0: must be above 0 (to leave an export alone, use mode=off)" } },
+	{ .text = "[nfswbd]\nwriters = a_process_name_too_long\n",
+	  .errors = { "C:2: [nfswbd] writers = a_process_name_too_long: process name 'a_process_name_too_long' is longer than 15 characters (the kernel's comm)" } },
+	{ .text = "[nfswbd]\nmin-bandwidth = 2G\nmax-bandwidth = 1G\n",
+	  .errors = { "C: [nfswbd] min_bandwidth (2GiB/s) is above max_bandwidth (1GiB/s)" } },
+};
+
+static void check_defaults(void)
+{
+	size_t i, k;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct nfswb_diag diag = { 0 };
+		struct nfswb_export_opts d, before;
+		struct nfswb_nfsconf *c;
+		size_t nerr = 0;
+		char got[512];
+		int ret;
+
+		T_CHECK(nfswb_nfsconf_parse_buffer("C", cases[i].text,
+						   strlen(cases[i].text), false,
+						   &c, &diag) == 0 && c,
+			"case %zu: parse: %s", i,
+			diag.count ? diag.msgs[0] : "out of memory");
+		nfswb_export_opts_default(&d);
+		before = d;
+		ret = nfswb_nfsconf_daemon_defaults(c, "C", &d, &diag);
+		while (nerr < MAXM && cases[i].errors[nerr])
+			nerr++;
+		if (cases[i].want) {
+			nfswb_export_opts_format(&d, got, sizeof(got));
+			T_CHECK(ret == 0 && !strcmp(got, cases[i].want),
+				"case %zu: %d\n  got  '%s'\n  want '%s'", i, ret,
+				got, cases[i].want);
+		} else {
+			T_CHECK(ret == -1, "case %zu: accepted", i);
+			T_CHECK(!memcmp(&d, &before, sizeof(d)),
+				"case %zu: defaults changed on error", i);
+		}
+		T_CHECK(diag.count == nerr, "case %zu: %zu messages, want %zu",
+			i, diag.count, nerr);
+		for (k = 0; k < nerr && k < diag.count; k++)
+			T_CHECK(!strcmp(diag.msgs[k], cases[i].errors[k]),
+				"case %zu:\n  got  '%s'\n  want '%s'", i,
+				diag.msgs[k], cases[i].errors[k]);
+		nfswb_nfsconf_free(c);
+		nfswb_diag_clear(&diag);
+	}
+}
+
+static void check_keys(void)
+{
+	static const char text[] =
+		"[nfswbd]\ninterval = 100ms\nbackground-time = 1s\n"
+		"intervall = 5\n[nfswbd \"arg\"]\nx = 1\n[other]\ny = 1\n"
+		"[nfswbd]\nBogus = 2\n";
+	static const char *const keys[] = { "interval", "state-dir", NULL };
+	struct nfswb_diag diag = { 0 };
+	struct nfswb_nfsconf *c;
+
+	nfswb_nfsconf_parse_buffer("K", text, sizeof(text) - 1, false, &c,
+				   &diag);
+	T_CHECK(nfswb_nfsconf_check_keys(c, "nfswbd", keys, &diag) == -1,
+		"unknown keys not found");
+	T_CHECK(diag.count == 2 &&
+		!strcmp(diag.msgs[0], "K:4: [nfswbd] unknown key 'intervall'") &&
+		!strcmp(diag.msgs[1], "K:10: [nfswbd] unknown key 'Bogus'"),
+		"%zu messages: %s", diag.count,
+		diag.count ? diag.msgs[0] : "");
+	nfswb_diag_clear(&diag);
+	T_CHECK(nfswb_nfsconf_check_keys(c, "other", (const char *const[]){
+						 "y", NULL }, &diag) == 0 &&
+		diag.count == 0, "[other] y is known");
+	nfswb_nfsconf_free(c);
+}
+
+/* The strict loader gives nothing at all when a problem was found. */
+static void check_load(void)
+{
+	char path[] = "/tmp/test_nfsconf.XXXXXX";
+	struct nfswb_diag diag = { 0 };
+	struct nfswb_nfsconf *c = (void *)1;
+	FILE *f;
+	int fd;
+
+	T_CHECK(nfswb_nfsconf_load("/nonexistent/nfs.conf", &c, &diag) == 0 &&
+		c && diag.count == 0, "a missing nfs.conf is fine");
+	T_CHECK(nfswb_nfsconf_get(c, "nfswbd", "mode") == NULL, "empty");
+	nfswb_nfsconf_free(c);
+
+	fd = mkstemp(path);
+	if (fd < 0)
+		T_SKIP("mkstemp: %m");
+	f = fdopen(fd, "w");
+	fputs("[nfswbd]\nmode = files\n[broken\n", f);
+	fclose(f);
+	T_CHECK(nfswb_nfsconf_load(path, &c, &diag) == -1 && c == NULL &&
+		diag.count == 1, "broken file: %zu messages", diag.count);
+	nfswb_diag_clear(&diag);
+	T_CHECK(nfswb_nfsconf_read(path, &c, &diag) == 1 && c &&
+		!strcmp(nfswb_nfsconf_get(c, "nfswbd", "mode"), "files"),
+		"lenient read keeps what nfs-utils keeps");
+	T_CHECK(nfswb_nfsconf_get_bool(c, "nfswbd", "mode", true) &&
+		!nfswb_nfsconf_get_bool(c, "nfswbd", "mode", false),
+		"a non-boolean gives the default");
+	nfswb_nfsconf_free(c);
+	nfswb_diag_clear(&diag);
+	unlink(path);
+}
+
+int main(void)
+{
+	check_defaults();
+	check_keys();
+	check_load();
+	return t_result();
+}
