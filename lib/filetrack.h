@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * filetrack.h - the files mechanism's bounded set of tracked files.
+ *
+ * Keyed by (st_dev, st_ino) in a hash table and kept on one list in the
+ * order the files were first seen dirty, oldest first: the order in which
+ * the mechanism kicks them, and the order in which it evicts them when
+ * the set is full.  Intrusive: the caller allocates entries.
+ */
+#ifndef NFSWB_FILETRACK_H
+#define NFSWB_FILETRACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct nfswb_tracked {
+	uint64_t dev, ino;
+	int fd;			/* the fanotify event's fd, kept */
+	uint64_t first_dirty_ms;
+	uint64_t dirty_bytes;	/* at the last refresh */
+	uint64_t writeback_bytes;
+	uint64_t base_size;	/* no-cachestat fallback: size at last kick */
+	unsigned int pending;	/* kicks not yet completed */
+	struct nfswb_tracked *prev, *next;	/* age order */
+	struct nfswb_tracked *hnext;		/* hash chain */
+};
+
+struct nfswb_filetrack {
+	struct nfswb_tracked **buckets;
+	size_t nbuckets;	/* power of two */
+	struct nfswb_tracked *head, *tail;
+	size_t count;
+};
+
+/**
+ * nfswb_filetrack_init - an empty set sized for about @max_files entries.
+ * Return: 0, or -1 (ENOMEM).
+ */
+int nfswb_filetrack_init(struct nfswb_filetrack *t, size_t max_files);
+
+/** nfswb_filetrack_find - the entry for (@dev, @ino), or NULL. */
+struct nfswb_tracked *nfswb_filetrack_find(const struct nfswb_filetrack *t,
+					   uint64_t dev, uint64_t ino);
+
+/** nfswb_filetrack_add - insert @e (not present) as the newest entry. */
+void nfswb_filetrack_add(struct nfswb_filetrack *t, struct nfswb_tracked *e);
+
+/** nfswb_filetrack_del - unlink @e from the hash and the list. */
+void nfswb_filetrack_del(struct nfswb_filetrack *t, struct nfswb_tracked *e);
+
+/** nfswb_filetrack_renew - make @e the newest entry (it was just kicked). */
+void nfswb_filetrack_renew(struct nfswb_filetrack *t,
+			   struct nfswb_tracked *e);
+
+/** nfswb_filetrack_free - free the table; entries are the caller's. */
+void nfswb_filetrack_free(struct nfswb_filetrack *t);
+
+#endif

@@ -1,0 +1,645 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * mech_files.c - the files mechanism, for kernels without the per-bdi
+ * dirty_background_time knob.
+ *
+ * Learn:  a fanotify FAN_MODIFY mark on the filesystem of each export
+ *         (FAN_MARK_FILESYSTEM, else FAN_MARK_MOUNT) reports every write;
+ *         only events from processes named in writers= (the thread's
+ *         comm, or its thread group leader's: knfsd threads are "nfsd",
+ *         Ganesha's threads belong to "ganesha.nfsd") track a file.  The
+ *         event's fd is kept, and an ignore mark on the file silences its
+ *         further events while it is tracked, so a file written a
+ *         thousand times costs one event, not a thousand.
+ * Measure: cachestat(2) of each tracked file gives its dirty and
+ *         writeback pages.  A file found clean is dropped (mark removed,
+ *         fd closed); its next NFS write tracks it again.
+ * Kick:   when the policy asks for kick_bytes, start writeback of the
+ *         files dirtied longest ago first, SYNC_FILE_RANGE_WRITE only,
+ *         through kick.h (io_uring, or a worker thread).
+ *
+ * Bounded: at most max_files files; when full, the oldest is kicked whole
+ * and dropped.  Deleted files (st_nlink == 0) are dropped when seen.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/fanotify.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cachestat.h"
+#include "filetrack.h"
+#include "kick.h"
+#include "log.h"
+#include "mech.h"
+
+/* Files refreshed with cachestat per dirty_bytes() call, at most. */
+#define REFRESH_BUDGET		2048
+/* How long a process's writer verdict is trusted (pids are reused). */
+#define PID_CACHE_MS		5000
+#define PID_CACHE_SIZE		256
+#define EVENT_BUF		(64 * 1024)
+
+struct pid_verdict {
+	pid_t pid;
+	bool writer;
+	uint64_t until_ms;
+};
+
+struct files_priv {
+	int fan;
+	struct nfswb_filetrack t;
+	struct nfswb_kicker *kicker;
+	struct nfswb_tracked *zombies;	/* dropped, kicks still pending */
+	struct nfswb_tracked *cursor;	/* refresh round-robin position */
+	struct pid_verdict pids[PID_CACHE_SIZE];
+	uint64_t page;
+	uint64_t dirty_sum;		/* bytes, over tracked files */
+	uint64_t writeback_sum;		/* including bytes just kicked */
+	bool have_cachestat;
+	bool overflow_logged;
+	char *buf;
+};
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* ---- whose write is it? ---- */
+
+static int read_comm(pid_t pid, char *comm, size_t len)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, comm, len - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	comm[n] = '\0';
+	if (comm[n - 1] == '\n')
+		comm[n - 1] = '\0';
+	return 0;
+}
+
+static pid_t read_tgid(pid_t pid)
+{
+	char path[64], line[128];
+	int tgid = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid;
+}
+
+static bool comm_is_writer(const struct nfswb_export_opts *o,
+			   const char *comm)
+{
+	unsigned int i;
+
+	for (i = 0; i < o->nwriters; i++)
+		if (!strncmp(comm, o->writers[i], NFSWB_WRITER_LEN - 1))
+			return true;
+	return false;
+}
+
+static bool is_writer(struct nfswb_mech_dev *d, struct files_priv *p,
+		      pid_t pid, uint64_t now)
+{
+	struct pid_verdict *v = &p->pids[(unsigned int)pid % PID_CACHE_SIZE];
+	char comm[32];
+	bool w = false;
+	pid_t tgid;
+
+	if (v->pid == pid && v->until_ms > now)
+		return v->writer;
+	if (read_comm(pid, comm, sizeof(comm)) == 0)
+		w = comm_is_writer(&d->opts, comm);
+	if (!w) {
+		tgid = read_tgid(pid);
+		if (tgid > 0 && tgid != pid &&
+		    read_comm(tgid, comm, sizeof(comm)) == 0)
+			w = comm_is_writer(&d->opts, comm);
+	}
+	v->pid = pid;
+	v->writer = w;
+	v->until_ms = now + PID_CACHE_MS;
+	return w;
+}
+
+/* ---- tracked files ---- */
+
+static void set_ignore(struct files_priv *p, struct nfswb_tracked *e, bool on)
+{
+	unsigned int flags = (on ? FAN_MARK_ADD : FAN_MARK_REMOVE) |
+			     FAN_MARK_IGNORED_MASK;
+
+	if (on)
+		flags |= FAN_MARK_IGNORED_SURV_MODIFY;
+	/* Failure only costs events, never correctness. */
+	(void)fanotify_mark(p->fan, flags, FAN_MODIFY, e->fd, NULL);
+}
+
+static void free_entry(struct nfswb_tracked *e)
+{
+	close(e->fd);
+	free(e);
+}
+
+/* Stop tracking @e; its fd lives on while kicks on it are pending. */
+static void drop(struct nfswb_mech_dev *d, struct files_priv *p,
+		 struct nfswb_tracked *e)
+{
+	if (p->cursor == e)
+		p->cursor = e->next;
+	nfswb_filetrack_del(&p->t, e);
+	p->dirty_sum -= e->dirty_bytes;
+	p->writeback_sum -= e->writeback_bytes;
+	set_ignore(p, e, false);
+	d->c.files_tracked = p->t.count;
+	if (e->pending) {
+		e->next = p->zombies;
+		p->zombies = e;
+	} else {
+		free_entry(e);
+	}
+}
+
+static void kick_done(void *arg, void *token, int res)
+{
+	struct nfswb_mech_dev *d = arg;
+	struct files_priv *p = d->priv;
+	struct nfswb_tracked *e = token, **pp;
+
+	if (res < 0) {
+		d->c.errors++;
+		xlog(L_DEBUG, "files: writeback kick failed: %s",
+		     strerror(-res));
+	}
+	e->pending--;
+	if (e->pending)
+		return;
+	for (pp = &p->zombies; *pp; pp = &(*pp)->next) {
+		if (*pp == e) {
+			*pp = e->next;
+			free_entry(e);
+			break;
+		}
+	}
+}
+
+static void reap(struct nfswb_mech_dev *d, struct files_priv *p)
+{
+	nfswb_kicker_reap(p->kicker, kick_done, d);
+}
+
+/*
+ * Queue writeback of [@off, @off + @len) (@len 0: to EOF), split to what
+ * one kick may carry.  Returns 0, or -1 if the queue is full.
+ */
+static int kick_range(struct files_priv *p, struct nfswb_tracked *e,
+		      uint64_t off, uint64_t len)
+{
+	uint64_t n;
+
+	do {
+		n = len > NFSWB_KICK_MAX_LEN ? NFSWB_KICK_MAX_LEN : len;
+		if (nfswb_kicker_kick(p->kicker, e->fd, off, n, e) < 0)
+			return -1;
+		e->pending++;
+		off += n;
+		len -= n;
+	} while (len);
+	return 0;
+}
+
+/* Refresh one file's counts.  Returns false when it should be dropped. */
+static bool refresh(struct nfswb_mech_dev *d, struct files_priv *p,
+		    struct nfswb_tracked *e)
+{
+	struct nfswb_cachestat cs;
+	uint64_t dirty, wb = 0;
+	struct stat st;
+
+	if (p->have_cachestat) {
+		if (nfswb_cachestat(e->fd, 0, 0, &cs) < 0) {
+			d->c.errors++;
+			return false;
+		}
+		dirty = cs.nr_dirty * p->page;
+		wb = cs.nr_writeback * p->page;
+	} else {
+		/*
+		 * No cachestat (Linux < 6.5): bytes appended since the last
+		 * kick stand for the dirty bytes; overwrites are not seen.
+		 */
+		if (fstat(e->fd, &st) < 0 || st.st_nlink == 0)
+			return false;
+		dirty = (uint64_t)st.st_size > e->base_size ?
+			(uint64_t)st.st_size - e->base_size : 0;
+	}
+	p->dirty_sum += dirty - e->dirty_bytes;
+	p->writeback_sum += wb - e->writeback_bytes;
+	e->dirty_bytes = dirty;
+	e->writeback_bytes = wb;
+	return dirty || wb || e->pending;
+}
+
+static void account_kick(struct nfswb_mech_dev *d, struct files_priv *p,
+			 struct nfswb_tracked *e, uint64_t bytes);
+
+/* ---- fanotify events ---- */
+
+static void track(struct nfswb_mech_dev *d, struct files_priv *p, int fd,
+		  uint64_t now)
+{
+	struct nfswb_tracked *e;
+	struct stat st;
+
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink == 0) {
+		close(fd);
+		return;
+	}
+	e = nfswb_filetrack_find(&p->t, st.st_dev, st.st_ino);
+	if (e) {
+		/* Raced with the ignore mark, or written after a kick. */
+		close(fd);
+		return;
+	}
+	if (p->t.count >= d->max_files && p->t.head) {
+		/* Full: the oldest goes, with a last kick of all it holds. */
+		struct nfswb_tracked *old = p->t.head;
+
+		if (kick_range(p, old, 0, 0) == 0)
+			account_kick(d, p, old, old->dirty_bytes);
+		drop(d, p, old);
+		d->c.files_evicted++;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e) {
+		close(fd);
+		d->c.errors++;
+		return;
+	}
+	e->dev = st.st_dev;
+	e->ino = st.st_ino;
+	e->fd = fd;
+	e->first_dirty_ms = now;
+	e->base_size = p->have_cachestat ? 0 : (uint64_t)st.st_size;
+	nfswb_filetrack_add(&p->t, e);
+	set_ignore(p, e, true);
+	d->c.files_tracked = p->t.count;
+}
+
+static void files_on_readable(struct nfswb_mech_dev *d)
+{
+	struct files_priv *p = d->priv;
+	struct fanotify_event_metadata *m;
+	uint64_t now = now_ms();
+	ssize_t len;
+
+	for (;;) {
+		len = read(p->fan, p->buf, EVENT_BUF);
+		if (len < 0 && errno == EINTR)
+			continue;
+		if (len <= 0)
+			break;
+		m = (struct fanotify_event_metadata *)p->buf;
+		for (; FAN_EVENT_OK(m, len); m = FAN_EVENT_NEXT(m, len)) {
+			if (m->vers != FANOTIFY_METADATA_VERSION) {
+				d->c.errors++;
+				continue;
+			}
+			d->c.events_seen++;
+			if (m->mask & FAN_Q_OVERFLOW) {
+				if (!p->overflow_logged)
+					xlog(L_WARNING,
+					     "bdi %s: fanotify queue overflowed; some NFS-written files are not tracked until written again",
+					     d->id->bdi);
+				p->overflow_logged = true;
+				d->c.errors++;
+				continue;
+			}
+			if (m->fd < 0)
+				continue;
+			if (!is_writer(d, p, m->pid, now)) {
+				d->c.events_ignored++;
+				close(m->fd);
+				continue;
+			}
+			track(d, p, m->fd, now);
+		}
+	}
+	/* Kicks of evicted files. */
+	if (nfswb_kicker_outstanding(p->kicker) &&
+	    nfswb_kicker_flush(p->kicker) < 0)
+		d->c.errors++;
+}
+
+static int files_poll_fd(struct nfswb_mech_dev *d)
+{
+	struct files_priv *p = d->priv;
+
+	return p ? p->fan : -1;
+}
+
+/* ---- the mech.h methods ---- */
+
+static int files_probe(const char *sysroot, char *why, size_t len)
+{
+	int fd;
+
+	(void)sysroot;
+	fd = fanotify_init(FAN_CLASS_NOTIF | FAN_CLOEXEC | FAN_NONBLOCK,
+			   O_RDONLY);
+	if (fd < 0) {
+		snprintf(why, len,
+			 "fanotify unavailable: %s (needs CONFIG_FANOTIFY and CAP_SYS_ADMIN)",
+			 strerror(errno));
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+static int mark_path(struct nfswb_mech_dev *d, struct files_priv *p,
+		     const char *path, char *why, size_t len)
+{
+	if (fanotify_mark(p->fan, FAN_MARK_ADD | FAN_MARK_FILESYSTEM,
+			  FAN_MODIFY, AT_FDCWD, path) == 0)
+		return 0;
+	xlog(L_NOTICE,
+	     "bdi %s: no filesystem-wide fanotify mark on %s (%m); watching its mount only",
+	     d->id->bdi, path);
+	if (fanotify_mark(p->fan, FAN_MARK_ADD | FAN_MARK_MOUNT, FAN_MODIFY,
+			  AT_FDCWD, path) == 0)
+		return 0;
+	snprintf(why, len, "cannot watch %s with fanotify: %s", path,
+		 strerror(errno));
+	return -1;
+}
+
+static bool probe_cachestat(const char *path)
+{
+	struct nfswb_cachestat cs;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool ok;
+
+	if (fd < 0)
+		return true;	/* assume so; errors show at refresh */
+	ok = nfswb_cachestat(fd, 0, 0, &cs) == 0 || errno != ENOSYS;
+	close(fd);
+	return ok;
+}
+
+static int files_attach(struct nfswb_mech_dev *d, char *why, size_t len)
+{
+	struct files_priv *p;
+	char note[256];
+	size_t i;
+
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		snprintf(why, len, "out of memory");
+		return -1;
+	}
+	d->priv = p;
+	p->fan = -1;
+	p->page = (uint64_t)sysconf(_SC_PAGESIZE);
+	p->buf = malloc(EVENT_BUF);
+	if (!p->buf || nfswb_filetrack_init(&p->t, d->max_files) < 0) {
+		snprintf(why, len, "out of memory");
+		return -1;
+	}
+	if (!d->npaths) {
+		snprintf(why, len, "no exported path to watch");
+		return -1;
+	}
+	if (!d->opts.nwriters) {
+		snprintf(why, len, "writers= names no process");
+		return -1;
+	}
+	/*
+	 * FAN_REPORT_TID: the writing thread, so a thread named "nfsd" in a
+	 * process named otherwise still counts; the leader is checked too.
+	 */
+	p->fan = fanotify_init(FAN_CLASS_NOTIF | FAN_CLOEXEC | FAN_NONBLOCK |
+			       FAN_REPORT_TID,
+			       O_RDONLY | O_LARGEFILE | O_CLOEXEC);
+	if (p->fan < 0) {
+		snprintf(why, len, "fanotify_init: %s (needs CAP_SYS_ADMIN)",
+			 strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < d->npaths; i++)
+		if (mark_path(d, p, d->paths[i], why, len) < 0)
+			return -1;
+
+	p->have_cachestat = probe_cachestat(d->paths[0]);
+	if (!p->have_cachestat)
+		xlog(L_WARNING,
+		     "bdi %s: cachestat(2) is missing (Linux < 6.5): dirty bytes are estimated from file growth since the last kick; overwrites are not seen",
+		     d->id->bdi);
+
+	if (nfswb_kicker_open(&p->kicker, d->use_io_uring, note,
+			      sizeof(note)) < 0) {
+		snprintf(why, len, "cannot start a writeback thread: %s",
+			 strerror(errno));
+		return -1;
+	}
+	if (note[0])
+		xlog(L_WARNING, "bdi %s: %s; kicking with sync_file_range(2) in a worker thread",
+		     d->id->bdi, note);
+	else if (!d->use_io_uring)
+		xlog(L_INFO, "bdi %s: io_uring disabled by configuration; kicking with sync_file_range(2) in a worker thread",
+		     d->id->bdi);
+	xlog(L_INFO, "bdi %s: files mechanism watching %zu path(s), up to %u files, kicks via %s",
+	     d->id->bdi, d->npaths, d->max_files,
+	     nfswb_kicker_method(p->kicker));
+	return 0;
+}
+
+static uint64_t files_dirty_bytes(struct nfswb_mech_dev *d)
+{
+	struct files_priv *p = d->priv;
+	struct nfswb_tracked *e, *next;
+	unsigned int budget = REFRESH_BUDGET;
+	size_t n;
+
+	if (!p)
+		return 0;
+	reap(d, p);
+	n = p->t.count;
+	/*
+	 * Round-robin from where the last call stopped, so that every file
+	 * is refreshed even when more are tracked than the budget allows.
+	 */
+	e = p->cursor ? p->cursor : p->t.head;
+	while (e && budget-- && n--) {
+		next = e->next ? e->next : p->t.head;
+		if (!refresh(d, p, e)) {
+			/* Clean: let its next write be an event again. */
+			set_ignore(p, e, false);
+			if (refresh(d, p, e) || e->pending)
+				set_ignore(p, e, true);
+			else
+				drop(d, p, e);
+		}
+		e = next == e ? NULL : next;
+	}
+	p->cursor = e;
+	d->c.inflight_bytes = p->writeback_sum;
+	return p->dirty_sum;
+}
+
+/*
+ * The range [start, end) that holds about @want of @e's dirty bytes, from
+ * the oldest data: appended files (the common NFS case) have it lowest.
+ * Returns the dirty bytes found in it.
+ */
+static uint64_t dirty_prefix(struct files_priv *p, struct nfswb_tracked *e,
+			     uint64_t want, uint64_t *start, uint64_t *end)
+{
+	struct nfswb_cachestat cs;
+	uint64_t len = want;
+	int i;
+
+	if (!p->have_cachestat) {
+		/* Fallback: the dirty bytes are the growth past base_size. */
+		*start = e->base_size;
+		*end = e->base_size + want;
+		return want;
+	}
+	*start = 0;
+	for (i = 0; i < 24; i++, len *= 2) {
+		if (nfswb_cachestat(e->fd, 0, len, &cs) < 0)
+			break;
+		if (cs.nr_dirty * p->page >= want) {
+			*end = len;
+			return cs.nr_dirty * p->page;
+		}
+	}
+	*end = 0;	/* to EOF */
+	return e->dirty_bytes;
+}
+
+static void account_kick(struct nfswb_mech_dev *d, struct files_priv *p,
+			 struct nfswb_tracked *e, uint64_t bytes)
+{
+	if (bytes > e->dirty_bytes)
+		bytes = e->dirty_bytes;
+	d->c.kicks++;
+	d->c.bytes_kicked += bytes;
+	/* Kicked pages go from dirty to writeback; cachestat confirms later. */
+	e->dirty_bytes -= bytes;
+	e->writeback_bytes += bytes;
+	p->dirty_sum -= bytes;
+	p->writeback_sum += bytes;
+	e->base_size += bytes;
+}
+
+static int files_apply(struct nfswb_mech_dev *d,
+		       const struct nfswb_policy_out *o)
+{
+	struct files_priv *p = d->priv;
+	struct nfswb_tracked *e, *next;
+	uint64_t left, bytes, start, end;
+	int ret = 0;
+
+	if (!p)
+		return 0;
+	reap(d, p);
+	left = o->kick_bytes;
+	/* Oldest dirty data first. */
+	for (e = p->t.head; e && left; e = next) {
+		next = e->next;
+		if (!e->dirty_bytes || e->pending)
+			continue;
+		if (e->dirty_bytes <= left) {
+			/* All of it: the file's next dirty data is new. */
+			if (kick_range(p, e, 0, 0) < 0)
+				break;	/* queue full: the rest next interval */
+			bytes = e->dirty_bytes;
+			e->first_dirty_ms = now_ms();
+			nfswb_filetrack_renew(&p->t, e);
+		} else {
+			/* A big file: only its oldest part, and it stays first. */
+			bytes = dirty_prefix(p, e, left, &start, &end);
+			if (kick_range(p, e, start, end ? end - start : 0) < 0)
+				break;
+		}
+		account_kick(d, p, e, bytes);
+		left = left > bytes ? left - bytes : 0;
+	}
+	if (nfswb_kicker_flush(p->kicker) < 0) {
+		d->c.errors++;
+		ret = -1;
+	}
+	d->c.inflight_bytes = p->writeback_sum;
+	return ret;
+}
+
+static void files_detach(struct nfswb_mech_dev *d)
+{
+	struct files_priv *p = d->priv;
+	struct nfswb_tracked *e;
+
+	if (!p)
+		return;
+	if (p->kicker)
+		nfswb_kicker_close(p->kicker, kick_done, d);
+	while (p->t.head) {
+		e = p->t.head;
+		nfswb_filetrack_del(&p->t, e);
+		free_entry(e);
+	}
+	while (p->zombies) {
+		e = p->zombies;
+		p->zombies = e->next;
+		free_entry(e);
+	}
+	nfswb_filetrack_free(&p->t);
+	if (p->fan >= 0)
+		close(p->fan);	/* removes every mark */
+	free(p->buf);
+	free(p);
+	d->priv = NULL;
+	d->c.files_tracked = 0;
+	d->c.inflight_bytes = 0;
+}
+
+const struct nfswb_mech nfswb_mech_files = {
+	.name = "files",
+	.probe = files_probe,
+	.attach = files_attach,
+	.poll_fd = files_poll_fd,
+	.on_readable = files_on_readable,
+	.dirty_bytes = files_dirty_bytes,
+	.apply = files_apply,
+	.detach = files_detach,
+};
