@@ -133,9 +133,11 @@ static int parse_writers(struct nfswb_export_opts *o, const char *value,
 			return -1;
 		}
 		for (i = 0; i < n; i++) {
-			if (!isgraph((unsigned char)p[i])) {
+			/* Printable, and nothing the option syntax uses. */
+			if (!isgraph((unsigned char)p[i]) ||
+			    strchr("(),=#\"\\", p[i])) {
 				snprintf(why, len,
-					 "process name '%.*s' has a blank or control character",
+					 "process name '%.*s' may not hold blanks, control characters or any of ( ) , = # \" \\",
 					 (int)n, p);
 				return -1;
 			}

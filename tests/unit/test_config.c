@@ -134,6 +134,11 @@ static const struct {
 	  .errors = { "T:1: writers=abcdefghijklmnop: process name 'abcdefghijklmnop' is longer than 15 characters (the kernel's comm)",
 	    "T:2: writers=a::b: empty process name",
 	    "T:3: writers=a:b:c:d:e:f:g:h:i: more than 8 process names" } },
+	/* found by fuzz_config: a name that breaks the option syntax */
+	{ .text = "-writers=5s)\n/c\n/d (writers=a b)\n",
+	  .exports = { "/c|mode=auto,background_time=1s,writers=nfsd:ganesha.nfsd@2" },
+	  .errors = { "T:1: writers=5s): process name '5s)' may not hold blanks, control characters or any of ( ) , = # \" \\",
+		      "T:3: writers=a b: process name 'a b' may not hold blanks, control characters or any of ( ) , = # \" \\" } },
 	{ .text = "/a (mode=off\n/b mode=off\n/c (mode=off) x\n",
 	  .exports = { NULL },
 	  .errors = { "T:1: missing ')' after the options of /a",
