@@ -21,6 +21,7 @@ struct nfswb_tracked {
 	uint64_t writeback_bytes;
 	uint64_t base_size;	/* no-cachestat fallback: size at last kick */
 	unsigned int pending;	/* kicks not yet completed */
+	unsigned int refreshes;
 	struct nfswb_tracked *prev, *next;	/* age order */
 	struct nfswb_tracked *hnext;		/* hash chain */
 };

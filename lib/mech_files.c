@@ -238,18 +238,29 @@ static int kick_range(struct files_priv *p, struct nfswb_tracked *e,
 	return 0;
 }
 
-/* Refresh one file's counts.  Returns false when it should be dropped. */
-static bool refresh(struct nfswb_mech_dev *d, struct files_priv *p,
-		    struct nfswb_tracked *e)
+enum refresh_result {
+	FILE_DIRTY,	/* dirty, under writeback or being kicked */
+	FILE_CLEAN,
+	FILE_GONE,	/* deleted, or unreadable: drop it */
+};
+
+/* Refresh one file's dirty and writeback counts. */
+static enum refresh_result refresh(struct nfswb_mech_dev *d,
+				   struct files_priv *p,
+				   struct nfswb_tracked *e)
 {
 	struct nfswb_cachestat cs;
 	uint64_t dirty, wb = 0;
 	struct stat st;
 
+	/* Now and then: deleted files must not be written back. */
+	if (p->have_cachestat && !(e->refreshes++ & 7) &&
+	    (fstat(e->fd, &st) < 0 || st.st_nlink == 0))
+		return FILE_GONE;
 	if (p->have_cachestat) {
 		if (nfswb_cachestat(e->fd, 0, 0, &cs) < 0) {
 			d->c.errors++;
-			return false;
+			return FILE_GONE;
 		}
 		dirty = cs.nr_dirty * p->page;
 		wb = cs.nr_writeback * p->page;
@@ -259,7 +270,7 @@ static bool refresh(struct nfswb_mech_dev *d, struct files_priv *p,
 		 * kick stand for the dirty bytes; overwrites are not seen.
 		 */
 		if (fstat(e->fd, &st) < 0 || st.st_nlink == 0)
-			return false;
+			return FILE_GONE;
 		dirty = (uint64_t)st.st_size > e->base_size ?
 			(uint64_t)st.st_size - e->base_size : 0;
 	}
@@ -267,7 +278,7 @@ static bool refresh(struct nfswb_mech_dev *d, struct files_priv *p,
 	p->writeback_sum += wb - e->writeback_bytes;
 	e->dirty_bytes = dirty;
 	e->writeback_bytes = wb;
-	return dirty || wb || e->pending;
+	return dirty || wb || e->pending ? FILE_DIRTY : FILE_CLEAN;
 }
 
 static void account_kick(struct nfswb_mech_dev *d, struct files_priv *p,
@@ -502,13 +513,23 @@ static uint64_t files_dirty_bytes(struct nfswb_mech_dev *d)
 	e = p->cursor ? p->cursor : p->t.head;
 	while (e && budget-- && n--) {
 		next = e->next ? e->next : p->t.head;
-		if (!refresh(d, p, e)) {
-			/* Clean: let its next write be an event again. */
+		switch (refresh(d, p, e)) {
+		case FILE_DIRTY:
+			break;
+		case FILE_CLEAN:
+			/*
+			 * Let its next write be an event again, then look
+			 * once more: a write in between left no event.
+			 */
 			set_ignore(p, e, false);
-			if (refresh(d, p, e) || e->pending)
+			if (refresh(d, p, e) == FILE_DIRTY)
 				set_ignore(p, e, true);
 			else
 				drop(d, p, e);
+			break;
+		case FILE_GONE:
+			drop(d, p, e);
+			break;
 		}
 		e = next == e ? NULL : next;
 	}
@@ -569,6 +590,7 @@ static int files_apply(struct nfswb_mech_dev *d,
 	struct files_priv *p = d->priv;
 	struct nfswb_tracked *e, *next;
 	uint64_t left, bytes, start, end;
+	struct stat st;
 	int ret = 0;
 
 	if (!p)
@@ -580,6 +602,10 @@ static int files_apply(struct nfswb_mech_dev *d,
 		next = e->next;
 		if (!e->dirty_bytes || e->pending)
 			continue;
+		if (fstat(e->fd, &st) < 0 || st.st_nlink == 0) {
+			drop(d, p, e);	/* deleted: its data needs no writing */
+			continue;
+		}
 		if (e->dirty_bytes <= left) {
 			/* All of it: the file's next dirty data is new. */
 			if (kick_range(p, e, 0, 0) < 0)

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * mech_files_live: the files mechanism on a real ext4 loop filesystem.
+ *
+ * A process named "nfsd" (in writers=) writes one file steadily while a
+ * process named "tempwriter" writes a temp file beside it.  The test
+ * drives the mechanism as the daemon does (events, dirty_bytes, policy,
+ * apply) and checks with its own cachestat(2) calls that the tracked
+ * file's dirty bytes stay near the policy's target while the temp file's
+ * stay dirty, and that the temp writer's events were ignored.  Then the
+ * bound: with max_files=4 and ten files written, at most four are
+ * tracked, and a deleted file drops out.  Run once with io_uring and once
+ * with the sync_file_range(2) worker thread.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cachestat.h"
+#include "log.h"
+#include "loopfs.h"
+#include "mech.h"
+#include "test.h"
+
+#define MiB		((uint64_t)1 << 20)
+#define RATE		(40 * MiB)	/* bytes/s per writer */
+#define BLOCK		(64 * 1024)
+#define RUN_MS		5000
+#define BG_MS		200		/* background_time */
+#define BW		(50 * MiB)	/* fixed bandwidth for the policy */
+#define INTERVAL_MS	100
+
+static struct loopfs fs;
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* A child named @comm writing @path at RATE for @ms (or to files[] round robin). */
+static pid_t writer(const char *comm, const char *const *paths,
+		    unsigned int npaths, uint64_t ms, int unlink_after)
+{
+	static char block[BLOCK];
+	uint64_t start, written = 0;
+	struct timespec ts;
+	unsigned int i = 0;
+	int fds[16];
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	prctl(PR_SET_NAME, comm);
+	memset(block, 'x', sizeof(block));
+	for (i = 0; i < npaths; i++) {
+		fds[i] = open(paths[i], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fds[i] < 0)
+			_exit(2);
+	}
+	start = now_ms();
+	for (i = 0; now_ms() - start < ms; i = (i + 1) % npaths) {
+		if (write(fds[i], block, BLOCK) != BLOCK)
+			_exit(3);
+		written += BLOCK;
+		/* Pace to RATE. */
+		while (written * 1000 / RATE > now_ms() - start) {
+			ts.tv_sec = 0;
+			ts.tv_nsec = 1000000;
+			nanosleep(&ts, NULL);
+		}
+	}
+	if (unlink_after)
+		for (i = 0; i < npaths; i++)
+			unlink(paths[i]);
+	_exit(0);
+}
+
+static uint64_t dirty_of(const char *path)
+{
+	struct nfswb_cachestat cs;
+	int fd = open(path, O_RDONLY);
+	uint64_t v = 0;
+
+	if (fd < 0)
+		return 0;
+	if (nfswb_cachestat(fd, 0, 0, &cs) == 0)
+		v = cs.nr_dirty * (uint64_t)sysconf(_SC_PAGESIZE);
+	close(fd);
+	return v;
+}
+
+struct drive {
+	struct nfswb_mech_dev d;
+	struct nfswb_device_id id;
+	const char *paths[1];
+};
+
+static void attach(struct drive *dr, unsigned int max_files, bool uring)
+{
+	char why[256];
+
+	memset(dr, 0, sizeof(*dr));
+	strcpy(dr->id.bdi, fs.bdi);
+	dr->id.st_dev = fs.st_dev;
+	dr->paths[0] = fs.mnt;
+	dr->d.id = &dr->id;
+	dr->d.sysroot = "";
+	dr->d.paths = dr->paths;
+	dr->d.npaths = 1;
+	nfswb_export_opts_default(&dr->d.opts);
+	dr->d.opts.nwriters = 1;
+	strcpy(dr->d.opts.writers[0], "nfsd");
+	dr->d.opts.background_time_ms = BG_MS;
+	dr->d.max_files = max_files;
+	dr->d.use_io_uring = uring;
+	if (nfswb_mech_files.attach(&dr->d, why, sizeof(why)) < 0) {
+		nfswb_mech_files.detach(&dr->d);
+		T_SKIP("files mechanism cannot attach here: %s", why);
+	}
+}
+
+/* One interval of what the daemon does. */
+static void step(struct drive *dr, struct nfswb_policy_out *o)
+{
+	struct pollfd pfd = {
+		.fd = nfswb_mech_files.poll_fd(&dr->d), .events = POLLIN,
+	};
+	uint64_t until = now_ms() + INTERVAL_MS;
+	struct nfswb_policy_in in = { 0 };
+	int left;
+
+	while ((left = (int)(until - now_ms())) > 0 && left <= INTERVAL_MS) {
+		if (poll(&pfd, 1, left) > 0)
+			nfswb_mech_files.on_readable(&dr->d);
+	}
+	in.now_ms = now_ms();
+	in.interval_ms = INTERVAL_MS;
+	in.nfs_dirty_bytes = nfswb_mech_files.dirty_bytes(&dr->d);
+	in.inflight_bytes = dr->d.c.inflight_bytes;
+	in.bandwidth = BW;
+	in.background_time_ms = BG_MS;
+	nfswb_policy_decide(&in, o);
+	nfswb_mech_files.apply(&dr->d, o);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void test_target(bool uring)
+{
+	char nfs[PATH_MAX + 16], tmp[PATH_MAX + 16];
+	const char *np[1] = { nfs }, *tp[1] = { tmp };
+	uint64_t samples[RUN_MS / INTERVAL_MS], target = 0, temp_dirty;
+	uint64_t tmp_written = (uint64_t)RATE * RUN_MS / 1000;
+	struct nfswb_policy_out o;
+	unsigned int n = 0;
+	struct drive dr;
+	pid_t a, b;
+	int st;
+
+	snprintf(nfs, sizeof(nfs), "%s/export-%d.dat", fs.mnt, uring);
+	snprintf(tmp, sizeof(tmp), "%s/temp-%d.dat", fs.mnt, uring);
+	attach(&dr, 64, uring);
+	a = writer("nfsd", np, 1, RUN_MS, 0);
+	b = writer("tempwriter", tp, 1, RUN_MS, 0);
+	while (waitpid(a, &st, WNOHANG) == 0) {
+		step(&dr, &o);
+		target = o.target_bytes;
+		if (n < sizeof(samples) / sizeof(samples[0]))
+			samples[n++] = dirty_of(nfs);
+	}
+	T_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "nfsd writer failed");
+	waitpid(b, &st, 0);
+	T_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "temp writer failed");
+	temp_dirty = dirty_of(tmp);
+
+	/* Skip the first second: the policy needs dirty data to act on. */
+	qsort(samples + 10, n - 10, sizeof(samples[0]), cmp_u64);
+	fprintf(stderr,
+		"%s: target %" PRIu64 " MiB, tracked file dirty p50 %" PRIu64
+		" MiB max %" PRIu64 " MiB; temp file dirty %" PRIu64 " of %"
+		PRIu64 " MiB; events %" PRIu64 " ignored %" PRIu64 " kicks %"
+		PRIu64 " errors %" PRIu64 "\n",
+		uring ? "io_uring" : "thread", target / MiB,
+		samples[10 + (n - 10) / 2] / MiB, samples[n - 1] / MiB,
+		temp_dirty / MiB, tmp_written / MiB, dr.d.c.events_seen,
+		dr.d.c.events_ignored, dr.d.c.kicks, dr.d.c.errors);
+	T_CHECK(n > 20, "only %u samples", n);
+	/*
+	 * Near the target: the writer adds RATE x INTERVAL between two
+	 * looks, and the kick in flight is bounded by two intervals.
+	 */
+	T_CHECK(samples[10 + (n - 10) / 2] <= target + 3 * RATE / 10,
+		"tracked file's median dirty %" PRIu64 " far above target %"
+		PRIu64, samples[10 + (n - 10) / 2], target);
+	T_CHECK(samples[n - 1] <= target + 6 * RATE / 10,
+		"tracked file's max dirty %" PRIu64 " far above target %"
+		PRIu64, samples[n - 1], target);
+	T_CHECK(samples[10 + (n - 10) / 2] >= target / 4,
+		"tracked file flushed far below target: %" PRIu64,
+		samples[10 + (n - 10) / 2]);
+	T_CHECK(temp_dirty >= tmp_written / 10 * 8,
+		"temp file lost its cache: %" PRIu64 " of %" PRIu64 " dirty",
+		temp_dirty, tmp_written);
+	T_CHECK(dr.d.c.events_ignored > 0, "temp writer's events not ignored");
+	T_CHECK(dr.d.c.files_tracked <= 1, "tracked %" PRIu64 " files",
+		dr.d.c.files_tracked);
+	T_CHECK(dr.d.c.kicks > 0, "no kicks");
+	T_CHECK(dr.d.c.errors == 0, "%" PRIu64 " errors", dr.d.c.errors);
+	nfswb_mech_files.detach(&dr.d);
+	unlink(nfs);
+	unlink(tmp);
+}
+
+static void test_bound_and_delete(void)
+{
+	char names[10][PATH_MAX + 16];
+	const char *paths[10];
+	struct nfswb_policy_out o;
+	uint64_t most = 0;
+	struct drive dr;
+	unsigned int i;
+	pid_t a;
+	int st;
+
+	for (i = 0; i < 10; i++) {
+		snprintf(names[i], sizeof(names[i]), "%s/many-%u", fs.mnt, i);
+		paths[i] = names[i];
+	}
+	attach(&dr, 4, true);
+	/* Ten files round robin for 1.5 s, then deleted by the writer. */
+	a = writer("nfsd", paths, 10, 1500, 1);
+	while (waitpid(a, &st, WNOHANG) == 0) {
+		step(&dr, &o);
+		if (dr.d.c.files_tracked > most)
+			most = dr.d.c.files_tracked;
+	}
+	T_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer failed");
+	T_CHECK(most <= 4, "tracked %" PRIu64 " files with max_files=4", most);
+	T_CHECK(dr.d.c.files_evicted > 0, "nothing evicted");
+	/* Deleted files drop out within a few refreshes. */
+	for (i = 0; i < 20 && dr.d.c.files_tracked; i++)
+		step(&dr, &o);
+	T_CHECK(dr.d.c.files_tracked == 0,
+		"%" PRIu64 " deleted files still tracked", dr.d.c.files_tracked);
+	nfswb_mech_files.detach(&dr.d);
+}
+
+int main(void)
+{
+	struct nfswb_cachestat cs;
+	char why[256];
+	int fd;
+
+	nfswb_log_init("test-mech-files", false);
+	nfswb_log_set_level(L_WARNING);
+	if (nfswb_mech_files.probe("", why, sizeof(why)) < 0)
+		T_SKIP("%s", why);
+	fd = open("/proc/self/exe", O_RDONLY);
+	if (fd >= 0 && nfswb_cachestat(fd, 0, 0, &cs) < 0 && errno == ENOSYS)
+		T_SKIP("cachestat(2) missing (Linux < 6.5): cannot measure dirty bytes");
+	if (fd >= 0)
+		close(fd);
+	loopfs_setup(&fs, 1024, 1);
+	test_target(true);
+	test_target(false);
+	test_bound_and_delete();
+	return t_result();
+}
