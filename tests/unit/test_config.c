@@ -441,6 +441,51 @@ static void check_merge(void)
 	}
 }
 
+/* The shipped doc/example.exports and the man page's example parse. */
+static void check_examples(void)
+{
+	static const char man_example[] =
+		"/srv/nfs/home      (background_time=1s,commit_target=3s)\n"
+		"\"/srv/nfs/scratch area\"   (mode=files,bandwidth=800M)\n"
+		"-mode=files,writers=ganesha.nfsd\n"
+		"/srv/ganesha/a\n"
+		"/srv/ganesha/b     (min_bandwidth=50M,\\\n"
+		"                    max_bandwidth=2G)\n";
+	struct nfswb_config cfg = { 0 };
+	struct nfswb_diag diag = { 0 };
+	struct nfswb_export_opts merged;
+	const char *srcdir = getenv("srcdir");
+	char path[512], why[256] = "";
+	size_t i;
+
+	nfswb_config_parse_buffer("man", man_example, sizeof(man_example) - 1,
+				  NULL, &cfg, &diag);
+	T_CHECK(diag.count == 0 && cfg.count == 4, "man example: %zu, %s",
+		cfg.count, diag.count ? diag.msgs[0] : "");
+	nfswb_config_free(&cfg);
+	nfswb_diag_clear(&diag);
+
+	snprintf(path, sizeof(path), "%s/../doc/example.exports",
+		 srcdir ? srcdir : ".");
+	T_CHECK(nfswb_config_load(path, true, NULL, NULL, &cfg, &diag) == 0,
+		"%s: %s", path, diag.count ? diag.msgs[0] : "");
+	T_CHECK(cfg.count == 2, "%s: %zu exports", path, cfg.count);
+	/* Both may sit on one disk: they must combine. */
+	if (cfg.count) {
+		merged = cfg.exports[0].opts;
+		for (i = 1; i < cfg.count; i++)
+			T_CHECK(!nfswb_export_opts_merge(&merged,
+							 &cfg.exports[i].opts,
+							 why, sizeof(why)),
+				"example exports do not combine: %s", why);
+		nfswb_export_opts_format(&merged, path, sizeof(path));
+		T_CHECK(!strcmp(path, "mode=auto,background_time=500ms,commit_target=3s,max_bandwidth=2GiB/s,writers=nfsd:ganesha.nfsd"),
+			"combined example: %s", path);
+	}
+	nfswb_config_free(&cfg);
+	nfswb_diag_clear(&diag);
+}
+
 int main(void)
 {
 	size_t i;
@@ -450,5 +495,6 @@ int main(void)
 	check_caller_defaults();
 	check_merge();
 	check_load();
+	check_examples();
 	return t_result();
 }
