@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * mech_kernel_live: the kernel mechanism on a real loop device's bdi:
+ * attach writes /sys/class/bdi/BDI/dirty_background_time, detach and a
+ * journal left by a killed process put it back.  Skips (77) on kernels
+ * without the knob (kernel-patch/ adds it).
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bdiattr.h"
+#include "log.h"
+#include "loopfs.h"
+#include "mech.h"
+#include "restore.h"
+#include "test.h"
+
+static struct loopfs fs;
+static char state[PATH_MAX + 16];
+
+static void read_knob(char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	if (nfswb_bdi_attr_path(path, sizeof(path), "", fs.bdi,
+				"dirty_background_time") < 0 ||
+	    !(f = fopen(path, "r"))) {
+		perror(path);
+		exit(T_EXIT_FAIL);
+	}
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+}
+
+static struct nfswb_restore *journal(void)
+{
+	struct nfswb_restore *r;
+	char err[512];
+
+	if (nfswb_restore_open(state, &r, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s\n", err);
+		exit(T_EXIT_FAIL);
+	}
+	return r;
+}
+
+static int attach(struct nfswb_mech_dev *d, struct nfswb_device_id *id,
+		  struct nfswb_restore *r, unsigned int ms)
+{
+	char why[256];
+
+	memset(d, 0, sizeof(*d));
+	memset(id, 0, sizeof(*id));
+	strcpy(id->bdi, fs.bdi);
+	d->id = id;
+	d->sysroot = "";
+	d->restore = r;
+	nfswb_export_opts_default(&d->opts);
+	d->opts.background_time_ms = ms;
+	if (nfswb_mech_kernel.attach(d, why, sizeof(why)) < 0) {
+		fprintf(stderr, "attach: %s\n", why);
+		return -1;
+	}
+	return 0;
+}
+
+int main(void)
+{
+	struct nfswb_device_id id;
+	struct nfswb_mech_dev d;
+	struct nfswb_restore *r;
+	char why[256], v[64], orig[64];
+	int st, fds[2];
+	pid_t pid;
+
+	nfswb_log_init("test-mech-kernel", false);
+	nfswb_log_set_level(L_ERROR);
+	if (nfswb_mech_kernel.probe("", why, sizeof(why)) < 0)
+		T_SKIP("%s", why);
+	loopfs_setup(&fs, 64, 0);
+	snprintf(state, sizeof(state), "%s/state", fs.dir);
+	read_knob(orig, sizeof(orig));
+
+	r = journal();
+	T_CHECK(attach(&d, &id, r, 1234) == 0, "attach");
+	read_knob(v, sizeof(v));
+	T_CHECK(!strcmp(v, "1234"), "knob %s after attach", v);
+	nfswb_mech_kernel.detach(&d);
+	read_knob(v, sizeof(v));
+	T_CHECK(!strcmp(v, orig), "knob %s after detach, was %s", v, orig);
+	nfswb_restore_close(r);
+
+	/* Killed while the knob is set: the next open puts it back. */
+	if (pipe(fds) < 0)
+		return T_EXIT_FAIL;
+	pid = fork();
+	if (pid == 0) {
+		r = journal();
+		if (attach(&d, &id, r, 777) < 0)
+			_exit(2);
+		if (write(fds[1], "x", 1) != 1)
+			_exit(3);
+		pause();
+		_exit(0);
+	}
+	T_CHECK(read(fds[0], v, 1) == 1, "child did not attach");
+	read_knob(v, sizeof(v));
+	T_CHECK(!strcmp(v, "777"), "knob %s in the child", v);
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	r = journal();
+	read_knob(v, sizeof(v));
+	T_CHECK(!strcmp(v, orig), "knob %s after kill -9 and reopen", v);
+	nfswb_restore_close(r);
+	return t_result();
+}
