@@ -1,0 +1,187 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# test_load_ganesha.sh - nfswb-load against a real NFSv3 server: NFS-Ganesha
+# on 127.0.0.1, started and stopped by PID, exporting a directory on the
+# root disk and a tmpfs.  Checks bytes written (on the server's disk too),
+# COMMIT counts per policy, stable writes needing no COMMIT, --verify,
+# pacing, the JSON, a refused mount, and the rewrite + recommit after the
+# server restarts between the WRITEs and the COMMIT.
+# Exit 0 pass, 1 fail, 77 when Ganesha cannot run here.
+
+set -u
+srcdir=${srcdir:-$(dirname "$0")/..}
+LOAD=${NFSWB_LOAD:-../tools/load/nfswb-load}
+. "$srcdir/unit/load_ganesha_lib.sh"
+
+fail=0
+TMPFS=
+
+check() {	# check DESCRIPTION COMMAND...
+	local what=$1
+	shift
+	if "$@"; then
+		echo "ok: $what"
+	else
+		echo "FAIL: $what" >&2
+		fail=1
+	fi
+}
+
+cleanup() {
+	g_stop
+	[ -n "$TMPFS" ] && umount "$TMPFS" 2>/dev/null
+	rm -rf "$G_DIR" "${DISK:-}"
+}
+
+[ -x "$LOAD" ] || { echo "FAIL: $LOAD not built" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || { echo "SKIP: Ganesha needs root" >&2; exit 77; }
+
+G_DIR=$(mktemp -d /tmp/nfswb-load-test.XXXXXX) || exit 1
+# A directory on the root disk (not /tmp, which may be a tmpfs elsewhere).
+DISK=$(mktemp -d /var/tmp/nfswb-load-disk.XXXXXX) || exit 1
+export DISK
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+TMPFS=$G_DIR/tmpfs
+mkdir -p "$TMPFS"
+if ! mount -t tmpfs -o size=256m nfswb-load-test "$TMPFS" 2>/dev/null; then
+	echo "note: cannot mount a tmpfs here; the tmpfs export is a plain directory"
+	TMPFS_MOUNTED=
+	TMPFS_DIR=$TMPFS
+	TMPFS=
+else
+	TMPFS_MOUNTED=1
+	TMPFS_DIR=$TMPFS
+fi
+
+g_start "$DISK" "$TMPFS_DIR"
+rc=$?
+if [ $rc -ne 0 ]; then
+	echo "SKIP: $G_WHY" >&2
+	exit 77
+fi
+echo "Ganesha pid $G_PID on 127.0.0.1 nfs port $G_NFS_PORT mount port $G_MNT_PORT"
+SRV=(--server "127.0.0.1:$G_NFS_PORT" --mount-port "$G_MNT_PORT" --timeout 60s)
+
+# jcheck FILE: parse FILE as JSON, then check each stdin line
+# "DESCRIPTION | PYTHON-EXPRESSION" over the document d (one python3 start
+# per run: it costs seconds on a loaded machine).
+jcheck() {
+	python3 -c 'import json, os, sys
+try:
+	d = json.load(open(sys.argv[1]))
+	print("ok: JSON parses")
+except Exception as e:
+	print("FAIL: %s is not JSON: %s" % (sys.argv[1], e), file=sys.stderr)
+	sys.exit(1)
+bad = 0
+for line in sys.stdin:
+	if not line.strip():
+		continue
+	what, expr = line.rsplit("|", 1)
+	try:
+		good = eval(expr) is True
+	except Exception as e:
+		good = False
+		what += " (%s)" % e
+	print(("ok: " if good else "FAIL: ") + what.strip(),
+	      file=sys.stdout if good else sys.stderr)
+	bad += not good
+sys.exit(1 if bad else 0)' "$1" || fail=1
+}
+
+# 1. Three clients, unstable, COMMIT every 1M of 4M files, --verify, kept.
+out=$G_DIR/run1.json
+timeout 120 "$LOAD" "${SRV[@]}" --export "$DISK" --clients 3 --size 4M \
+	--wsize 256k --commit-every 1M --verify --keep --json >"$out"
+rc=$?
+check "3 clients on the disk export exit 0 (got $rc)" [ $rc -eq 0 ]
+jcheck "$out" <<'EOF'
+JSON parses | isinstance(d, dict)
+12MiB written | d["write"]["bytes"] == 3 * 4 * 2**20
+48 WRITEs of 256KiB | d["write"]["ops"] == 48 and d["wsize"] == 256 * 1024
+4 COMMITs per client (every 1M, nothing left at close) | d["commit"]["ops"] == 12 and all(c["commit_ops"] == 4 for c in d["per_client"])
+COMMIT latency summary has 12 samples | d["commit_latency_us"]["count"] == 12 and d["commit_latency_us"]["max"] >= d["commit_latency_us"]["min"] > 0
+verify ok | d["verify"] == "ok" and all(c["verify"] == "ok" for c in d["per_client"])
+12MiB read back | d["read"]["bytes"] == 3 * 4 * 2**20
+no verifier change | d["verifier_changes"] == 0
+error is null | d["error"] is None
+the server's disk holds the 3 files, 4MiB each | [os.stat(os.path.join(os.environ["DISK"], c["file"])).st_size for c in d["per_client"]] == [4 * 2**20] * 3
+EOF
+
+# 2. FILE_SYNC writes are stable: a client needs no COMMIT.
+out=$G_DIR/run2.json
+timeout 120 "$LOAD" "${SRV[@]}" --export "$TMPFS_DIR" --clients 2 --size 2M \
+	--stable file_sync --verify --json >"$out"
+rc=$?
+check "file_sync on the tmpfs export exits 0 (got $rc)" [ $rc -eq 0 ]
+jcheck "$out" <<'EOF'
+file_sync: no COMMIT | d["commit"]["ops"] == 0 and d["commit_latency_us"]["count"] == 0
+file_sync: 4MiB written, verify ok | d["write"]["bytes"] == 4 * 2**20 and d["verify"] == "ok"
+EOF
+left=$(find "$TMPFS_DIR" -name 'nfswb-load.*' | wc -l)
+check "files removed without --keep (found $left)" [ "$left" -eq 0 ]
+
+# 3. Text output, COMMIT on close.
+out=$G_DIR/run3.txt
+timeout 120 "$LOAD" "${SRV[@]}" --export "$TMPFS_DIR" --clients 4 --size 3M \
+	--verify >"$out"
+rc=$?
+check "4 clients, text output, exit 0 (got $rc)" [ $rc -eq 0 ]
+check "text has a write line with BW" grep -q "^  write: IOPS=.*BW=.*MB/s" "$out"
+check "text counts 4 COMMITs (one per close)" grep -q "^  commit: count=4$" "$out"
+check "text has COMMIT percentiles" grep -q "commit percentiles (usec)" "$out"
+check "text says verify OK" grep -q "^  verify: OK$" "$out"
+
+# 4. Pacing: at 2MiB/s for 1s a client sends at most 2MiB.
+out=$G_DIR/run4.json
+timeout 120 "$LOAD" "${SRV[@]}" --export "$TMPFS_DIR" --size 1M --wsize 64k \
+	--rate 2M --duration 1s --verify --json >"$out"
+rc=$?
+check "paced run exits 0 (got $rc)" [ $rc -eq 0 ]
+jcheck "$out" <<'EOF'
+paced: at most 2MiB in 1s | 0 < d["write"]["bytes"] <= 2 * 2**20
+paced: the run took about 1s | 800 <= d["write"]["runtime_ms"] <= 3000
+paced: rewrote the 1MiB file at least once, verify ok | d["per_client"][0]["passes"] >= 1 and d["verify"] == "ok"
+EOF
+
+# 5. A path that is not exported: the mount is refused with its name.
+err=$G_DIR/run5.err
+timeout 60 "$LOAD" "${SRV[@]}" --export /nonexistent-export >/dev/null 2>"$err"
+rc=$?
+check "refused mount exits 4 (got $rc)" [ $rc -eq 4 ]
+check "refused mount names MNT3ERR_*" grep -q "MNT3ERR_" "$err"
+
+# 6. The server crashes and restarts between WRITEs and the COMMIT: the
+# new write verifier makes the client write the range again and recommit.
+# The rate stretches the writes over ~2 s; SIGKILL stands for the crash
+# (and skips Ganesha's 10 s shutdown); the client keeps reconnecting
+# meanwhile (timeout 90 s).
+out=$G_DIR/run6.json
+timeout 150 "$LOAD" "${SRV[@]}" --timeout 90s --export "$DISK" --size 4M \
+	--wsize 256k --rate 2M --verify --json >"$out" &
+load_pid=$!
+sleep 1
+g_kill_server
+g_launch
+rc=$?
+if [ $rc -ne 0 ]; then
+	echo "FAIL: Ganesha did not restart: $G_WHY" >&2
+	fail=1
+	kill "$load_pid" 2>/dev/null
+fi
+wait "$load_pid"
+rc=$?
+check "restart run exits 0 (got $rc)" [ $rc -eq 0 ]
+jcheck "$out" <<'EOF'
+restart: the client reconnected | d["reconnects"] >= 1
+restart: verifier change seen and data rewritten | d["verifier_changes"] >= 1 and d["rewritten_bytes"] > 0
+restart: verify ok | d["verify"] == "ok"
+EOF
+
+if [ $fail -ne 0 ]; then
+	echo "--- Ganesha log tail" >&2
+	tail -n 20 "$G_DIR/ganesha.log" >&2
+fi
+exit $fail
