@@ -47,7 +47,7 @@ void nfswb_estimator_init(struct nfswb_estimator *e,
  * on 32-bit kernels), so a counter that went back while both values fit in
  * 32 bits may have wrapped.  The wrap is believed only if the difference
  * modulo 2^32 is no more than @limit; anything else is a reset (device
- * re-created, stats cleared) and the caller skips the interval.
+ * re-created, stats cleared) and the caller skips the period.
  */
 static bool counter_delta(uint64_t prev, uint64_t cur, uint64_t limit,
 			  uint64_t *delta)
@@ -80,38 +80,62 @@ static uint64_t add_sat(uint64_t a, uint64_t b)
 	return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
 }
 
-static uint64_t median(const uint64_t *v, unsigned int n)
+/*
+ * The median of the newest periods covering NFSWB_EST_SPAN_MS (at least
+ * NFSWB_EST_MIN_SAMPLES), each weighted by its length, so that the span
+ * and not the daemon's interval decides how fast the estimate follows.
+ */
+static uint64_t weighted_median(const struct nfswb_estimator *e)
 {
-	uint64_t s[NFSWB_EST_WINDOW];
-	unsigned int i, j;
+	uint64_t rate[NFSWB_EST_WINDOW], len[NFSWB_EST_WINDOW];
+	uint64_t span = 0, half, sum = 0;
+	unsigned int n = 0, i, j;
 
-	/* Insertion sort: at most 16 values, once per busy sample. */
-	for (i = 0; i < n; i++) {
-		uint64_t x = v[i];
+	while (n < e->nwindow &&
+	       (span < NFSWB_EST_SPAN_MS || n < NFSWB_EST_MIN_SAMPLES)) {
+		unsigned int k = (e->head + NFSWB_EST_WINDOW - 1 - n) %
+				 NFSWB_EST_WINDOW;
+		uint64_t r = e->window[k], l = e->window_len[k];
 
-		for (j = i; j > 0 && s[j - 1] > x; j--)
-			s[j] = s[j - 1];
-		s[j] = x;
+		/* Insertion sort by rate: at most 32 values. */
+		for (j = n; j > 0 && rate[j - 1] > r; j--) {
+			rate[j] = rate[j - 1];
+			len[j] = len[j - 1];
+		}
+		rate[j] = r;
+		len[j] = l;
+		span += l;
+		n++;
 	}
-	if (n & 1)
-		return s[n / 2];
-	/* Average without overflow. */
-	return s[n / 2 - 1] / 2 + s[n / 2] / 2 + (s[n / 2 - 1] & s[n / 2] & 1);
+	half = span / 2;
+	for (i = 0; i < n; i++) {
+		sum += len[i];
+		if (sum > half)
+			break;
+	}
+	return rate[i < n ? i : n - 1];
 }
 
-static void learn(struct nfswb_estimator *e, uint64_t now_ms, uint64_t rate)
+static void learn(struct nfswb_estimator *e, uint64_t now_ms, uint64_t len,
+		  uint64_t rate)
 {
+	/* One stalled sample must not outweigh the whole span. */
+	if (len > NFSWB_EST_SPAN_MS)
+		len = NFSWB_EST_SPAN_MS;
 	e->window[e->head] = rate;
+	e->window_len[e->head] = len;
 	e->window_ms[e->head] = now_ms;
 	e->head = (e->head + 1) % NFSWB_EST_WINDOW;
 	if (e->nwindow < NFSWB_EST_WINDOW)
 		e->nwindow++;
 	e->last_rate = rate;
 	e->busy_samples++;
-	if (e->busy_samples >= NFSWB_EST_COLD_SAMPLES)
+	e->learned_ms = add_sat(e->learned_ms, len);
+	if (e->learned_ms >= NFSWB_EST_COLD_MS &&
+	    e->busy_samples >= NFSWB_EST_MIN_SAMPLES)
 		e->learned = true;
 	if (e->learned)
-		e->estimate = clamp_bw(e, median(e->window, e->nwindow));
+		e->estimate = clamp_bw(e, weighted_median(e));
 }
 
 /*
@@ -155,6 +179,8 @@ void nfswb_estimator_sample(struct nfswb_estimator *e, uint64_t now_ms,
 		goto rebase;
 	}
 	dt = now_ms - e->prev_ms;
+	if (dt < NFSWB_EST_MIN_PERIOD_MS)
+		return;		/* the next sample's period includes this one */
 
 	/*
 	 * Plausibility limits for a wrapped counter: sectors no faster than
@@ -178,7 +204,7 @@ void nfswb_estimator_sample(struct nfswb_estimator *e, uint64_t now_ms,
 
 	/*
 	 * A device that does no io_ticks accounting but had requests in
-	 * flight at both ends of the interval was busy throughout.
+	 * flight at both ends of the period was busy throughout.
 	 */
 	if (!dbusy && p->in_flight && s->in_flight)
 		dbusy = dt;
@@ -194,7 +220,7 @@ void nfswb_estimator_sample(struct nfswb_estimator *e, uint64_t now_ms,
 		goto rebase;
 	}
 	if (!e->p.fixed_bw)
-		learn(e, now_ms, mul_sat(bytes, 1000) / wbusy);
+		learn(e, now_ms, dt, mul_sat(bytes, 1000) / wbusy);
 	else
 		e->busy_samples++;
 

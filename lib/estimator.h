@@ -3,23 +3,28 @@
  * estimator.h - a per-device write bandwidth estimate of nfswb's own.
  *
  * Fed with /sys/block/DEV/stat samples (default every 100 ms).  It learns
- * only from intervals in which the device was busy writing, so idle time
+ * only from periods in which the device was busy writing, so idle time
  * never decays it, and it reaches within 10 % of a new sustained rate
  * within 2 s while ignoring short bursts (the kernel's own estimate takes
  * ~10 s).  Pure code: no I/O, the caller passes time and counters.
  *
  * The rule (doc/design.md explains why):
- *   An interval teaches when the device wrote at least NFSWB_EST_MIN_BYTES,
- *   io_ticks advanced by at least NFSWB_EST_BUSY_PCT % of the wall time,
- *   and writes held at least half of the request time (wr_ticks against
- *   rd_ticks + dc_ticks).  Its rate is the bytes written divided by the
- *   write share of the busy time, i.e. what the device writes while it is
- *   writing.  The estimate is the median of the last NFSWB_EST_WINDOW such
- *   rates, clamped to [min, max].
- *   Cold start: initial_bw until NFSWB_EST_COLD_SAMPLES intervals taught.
+ *   Samples closer than NFSWB_EST_MIN_PERIOD_MS to the last baseline are
+ *   merged into one period, so a short daemon interval does not turn
+ *   jiffy-granular io_ticks into noise.  A period teaches when the device
+ *   wrote at least NFSWB_EST_MIN_BYTES, io_ticks advanced by at least
+ *   NFSWB_EST_BUSY_PCT % of the wall time, and writes held at least half
+ *   of the request time (wr_ticks against rd_ticks + dc_ticks).  Its rate
+ *   is the bytes written divided by the write share of the busy time, i.e.
+ *   what the device writes while it is writing.  The estimate is the
+ *   median of the rates of the newest periods that cover NFSWB_EST_SPAN_MS
+ *   (at least NFSWB_EST_MIN_SAMPLES of them), each weighted by its length,
+ *   clamped to [min, max].
+ *   Cold start: initial_bw until periods covering NFSWB_EST_COLD_MS, and
+ *   at least NFSWB_EST_MIN_SAMPLES of them, have taught.
  *   A counter that goes backwards is a 32-bit wrap when the wrapped
- *   difference is plausible, otherwise a reset: the interval is skipped
- *   and the sample becomes the new baseline.
+ *   difference is plausible, otherwise a reset: the period is skipped and
+ *   the sample becomes the new baseline.
  */
 #ifndef NFSWB_ESTIMATOR_H
 #define NFSWB_ESTIMATOR_H
@@ -29,10 +34,13 @@
 
 #include "blkstat.h"
 
-#define NFSWB_EST_WINDOW	16	/* busy samples remembered */
-#define NFSWB_EST_COLD_SAMPLES	5	/* busy samples before the median */
+#define NFSWB_EST_WINDOW	32	/* busy periods remembered, at most */
+#define NFSWB_EST_SPAN_MS	1600	/* the median looks this far back */
+#define NFSWB_EST_MIN_SAMPLES	3	/* ...over at least this many periods */
+#define NFSWB_EST_COLD_MS	500	/* busy time before the first median */
+#define NFSWB_EST_MIN_PERIOD_MS	80	/* shorter samples are merged */
 #define NFSWB_EST_BUSY_PCT	50	/* io_ticks share of wall time */
-#define NFSWB_EST_MIN_BYTES	(64ull << 10)	/* written in the interval */
+#define NFSWB_EST_MIN_BYTES	(64ull << 10)	/* written in the period */
 /* Faster than this is a counter glitch, not a device (1 TiB/s). */
 #define NFSWB_EST_PLAUSIBLE_BW	(1ull << 40)
 
@@ -51,11 +59,13 @@ struct nfswb_estimator {
 	bool have_prev;
 	uint64_t prev_ms;
 	struct nfswb_blkstat prev;
-	uint64_t window[NFSWB_EST_WINDOW];	/* bytes/s of busy intervals */
+	uint64_t window[NFSWB_EST_WINDOW];	/* bytes/s of busy periods */
+	uint64_t window_len[NFSWB_EST_WINDOW];	/* their lengths, ms */
 	uint64_t window_ms[NFSWB_EST_WINDOW];	/* when each was learned */
-	unsigned int nwindow, head;
+	unsigned int nwindow, head;		/* head: next slot to fill */
 	uint64_t estimate;			/* bytes/s, clamped */
-	uint64_t last_rate;			/* newest busy interval, raw */
+	uint64_t last_rate;			/* newest busy period, raw */
+	uint64_t learned_ms;			/* busy period time, saturating */
 	uint64_t busy_samples, idle_samples, skipped_samples;
 	bool learned;				/* left cold start */
 };
@@ -77,9 +87,11 @@ void nfswb_estimator_init(struct nfswb_estimator *e,
  * @now_ms: when @s was read, on a monotonic clock
  * @s: the device's counters
  *
- * The first sample only sets the baseline.  A sample not later than the
- * previous one, or whose counters went back (a reset), is counted in
- * skipped_samples and becomes the new baseline.
+ * The first sample only sets the baseline.  A sample less than
+ * NFSWB_EST_MIN_PERIOD_MS after the baseline is left for the next one to
+ * include.  A sample not later than the baseline, or whose counters went
+ * back (a reset), is counted in skipped_samples and becomes the new
+ * baseline.
  */
 void nfswb_estimator_sample(struct nfswb_estimator *e, uint64_t now_ms,
 			    const struct nfswb_blkstat *s);

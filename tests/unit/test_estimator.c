@@ -5,8 +5,8 @@
  * The model writes at a set rate while busy, is busy a set fraction of
  * each interval, and reports /sys/block/DEV/stat counters the way the
  * kernel prints them: io_ticks in whole jiffies (HZ=250), tick fields as
- * 32-bit values.  Samples come every 100 +- 5 ms of simulated time with
- * +-10 % noise on the bytes written.  Everything is deterministic (fixed
+ * 32-bit values.  Samples come every 100 +- 5 ms of simulated time (or as
+ * a case says) with +-10 % noise on the bytes written per 100 ms of work.  Everything is deterministic (fixed
  * seeds); "time" below is simulated milliseconds, never the wall clock.
  */
 #include "config.h"
@@ -28,6 +28,8 @@ struct model {
 	bool kernel32;		/* sectors and I/O counts are 32-bit too */
 	bool no_io_ticks;	/* driver without io_ticks accounting */
 	double noise;		/* relative noise on bytes, e.g. 0.10 */
+	unsigned int dt_ms;	/* sampling interval ... */
+	unsigned int jitter_ms;	/* ... +- this */
 	double io_ticks, wr_ticks, rd_ticks;	/* exact, ms */
 	double wr_sect, rd_sect;
 	uint64_t tick_base;	/* added to every tick field (wrap tests) */
@@ -54,6 +56,8 @@ static void model_init(struct model *m, uint64_t seed)
 	memset(m, 0, sizeof(*m));
 	m->rng = seed * 2654435761u + 1;
 	m->noise = 0.10;
+	m->dt_ms = 100;
+	m->jitter_ms = 5;
 	m->now_ms = 1000000;
 }
 
@@ -64,13 +68,20 @@ static void model_init(struct model *m, uint64_t seed)
 static void model_step(struct model *m, double rate, double busy,
 		       double read_share)
 {
-	uint64_t dt = 95 + xorshift(&m->rng) % 11;
+	uint64_t dt = m->dt_ms - m->jitter_ms +
+		      xorshift(&m->rng) % (2 * m->jitter_ms + 1);
 	double busy_ms = busy * (double)dt;
 	double write_ms = busy_ms * (1.0 - read_share);
-	double bytes = rate * write_ms / 1000.0 *
-		       (1.0 + m->noise * unit_noise(&m->rng));
-	unsigned int depth = 1 + (unsigned int)(xorshift(&m->rng) % 32);
+	double bytes, noise = 0;
+	unsigned int draws = dt >= 200 ? (unsigned int)(dt / 100) : 1;
+	unsigned int depth;
 	uint64_t mask32 = UINT32_MAX;
+
+	/* The noise is per 100 ms of work: long intervals average it. */
+	for (unsigned int i = 0; i < draws; i++)
+		noise += unit_noise(&m->rng);
+	bytes = rate * write_ms / 1000.0 * (1.0 + m->noise * noise / draws);
+	depth = 1 + (unsigned int)(xorshift(&m->rng) % 32);
 
 	m->now_ms += dt;
 	m->io_ticks += busy_ms;
@@ -150,14 +161,28 @@ struct step_case {
 	const char *name;
 	double from, to;	/* MiB/s */
 	double busy_lo;
+	unsigned int dt_ms;	/* sampling interval */
+	uint64_t limit_ms;	/* convergence must be no slower */
 };
 
 static const struct step_case steps[] = {
-	{ "step up 50 -> 200 MiB/s", 50, 200, 0.6 },
-	{ "step down 200 -> 50 MiB/s", 200, 50, 0.6 },
-	{ "step up 20 -> 1000 MiB/s (NVMe-like)", 20, 1000, 0.6 },
-	{ "step down 500 -> 8 MiB/s", 500, 8, 0.6 },
-	{ "small step 100 -> 125 MiB/s, busy 50-100 %", 100, 125, 0.5 },
+	{ "step up 50 -> 200 MiB/s", 50, 200, 0.6, 100, 2000 },
+	{ "step down 200 -> 50 MiB/s", 200, 50, 0.6, 100, 2000 },
+	{ "step up 20 -> 1000 MiB/s (NVMe-like)", 20, 1000, 0.6, 100, 2000 },
+	{ "step down 500 -> 8 MiB/s", 500, 8, 0.6, 100, 2000 },
+	{ "small step 100 -> 125 MiB/s, busy 50-100 %", 100, 125, 0.5, 100,
+	  2000 },
+	{ "step up 50 -> 200 MiB/s, sampled every 10 ms", 50, 200, 0.6, 10,
+	  2000 },
+	{ "step down 200 -> 50 MiB/s, sampled every 10 ms", 200, 50, 0.6, 10,
+	  2000 },
+	{ "step up 50 -> 200 MiB/s, sampled every 250 ms", 50, 200, 0.6, 250,
+	  2000 },
+	/* Two whole intervals are the least a median of three can need. */
+	{ "step up 50 -> 200 MiB/s, sampled every 1 s", 50, 200, 0.6, 1000,
+	  2100 },
+	{ "step down 200 -> 50 MiB/s, sampled every 1 s", 200, 50, 0.6, 1000,
+	  2100 },
 };
 
 static void test_steps(void)
@@ -171,20 +196,22 @@ static void test_steps(void)
 			struct model m;
 
 			model_init(&m, seed + 1);
+			m.dt_ms = c->dt_ms;
+			m.jitter_ms = c->dt_ms / 20;
 			nfswb_estimator_init(&e, NULL);
-			run_phase(&e, &m, c->from * MiB, c->busy_lo, 10);
+			run_phase(&e, &m, c->from * MiB, c->busy_lo, 20);
 			T_CHECK(within(&e, c->from * MiB, 0.10),
 				"%s seed %u: %.1f MiB/s before the step",
 				c->name, seed, est_mib(&e));
 			t[seed] = run_phase(&e, &m, c->to * MiB, c->busy_lo,
-					    10);
-			T_CHECK(t[seed] <= 2000,
+					    20);
+			T_CHECK(t[seed] <= c->limit_ms,
 				"%s seed %u: converged after %" PRIu64 " ms",
 				c->name, seed, t[seed]);
 		}
 		qsort(t, NSEEDS, sizeof(t[0]), cmp_u64);
-		printf("%-45s simulated convergence to +-10%%: median %" PRIu64
-		       " ms, max %" PRIu64 " ms (%d seeds)\n", c->name,
+		printf("%-48s to +-10%%: median %5" PRIu64 " ms, max %5" PRIu64
+		       " ms of simulated time (%d seeds)\n", c->name,
 		       t[NSEEDS / 2], t[NSEEDS - 1], NSEEDS);
 	}
 }
@@ -195,21 +222,26 @@ static void learn_steady(struct nfswb_estimator *e, struct model *m,
 	run_phase(e, m, rate, 0.7, secs);
 }
 
-/* Cold start: initial_bw until NFSWB_EST_COLD_SAMPLES busy samples. */
+/*
+ * Cold start: initial_bw until busy periods covering NFSWB_EST_COLD_MS
+ * (and at least NFSWB_EST_MIN_SAMPLES of them) have been seen.
+ */
 static void test_cold_start(void)
 {
 	struct nfswb_estimator_params p = { .initial_bw = 10 << 20 };
 	struct nfswb_estimator e;
 	struct model m;
+	int cold = NFSWB_EST_COLD_MS / 100;
 
 	nfswb_estimator_init(&e, NULL);
 	T_CHECK(nfswb_estimator_bandwidth(&e) == NFSWB_EST_DEFAULT_INITIAL,
 		"default initial %.1f MiB/s", est_mib(&e));
 
 	model_init(&m, 7);
+	m.jitter_ms = 0;
 	nfswb_estimator_init(&e, &p);
 	feed(&e, &m, 200 * MiB, 1.0, 0.0);	/* baseline only */
-	for (int i = 0; i < NFSWB_EST_COLD_SAMPLES - 1; i++) {
+	for (int i = 0; i < cold - 1; i++) {
 		feed(&e, &m, 200 * MiB, 1.0, 0.0);
 		T_CHECK(nfswb_estimator_bandwidth(&e) == 10 << 20 && !e.learned,
 			"busy sample %d: %.1f MiB/s during cold start", i + 1,
@@ -217,7 +249,21 @@ static void test_cold_start(void)
 	}
 	feed(&e, &m, 200 * MiB, 1.0, 0.0);
 	T_CHECK(e.learned && within(&e, 200 * MiB, 0.10),
-		"after %d busy samples: %.1f MiB/s", NFSWB_EST_COLD_SAMPLES,
+		"after %d busy samples of 100 ms: %.1f MiB/s", cold,
+		est_mib(&e));
+
+	/* Sampled every second: three periods, not 500 ms, are needed. */
+	model_init(&m, 7);
+	m.dt_ms = 1000;
+	m.jitter_ms = 0;
+	nfswb_estimator_init(&e, &p);
+	for (int i = 0; i < NFSWB_EST_MIN_SAMPLES; i++)
+		feed(&e, &m, 200 * MiB, 1.0, 0.0);
+	T_CHECK(!e.learned, "learned after %d samples of 1 s",
+		NFSWB_EST_MIN_SAMPLES - 1);
+	feed(&e, &m, 200 * MiB, 1.0, 0.0);
+	T_CHECK(e.learned && within(&e, 200 * MiB, 0.10),
+		"after %d samples of 1 s: %.1f MiB/s", NFSWB_EST_MIN_SAMPLES,
 		est_mib(&e));
 
 	/* Idle samples do not count towards leaving the cold start. */
@@ -260,7 +306,7 @@ static void test_idle(void)
 	T_CHECK(nfswb_estimator_bandwidth(&e) == before,
 		"10 s of reads: %.1f -> %.1f MiB/s", (double)before / MiB,
 		est_mib(&e));
-	printf("%-45s %.1f MiB/s unchanged after 60 s idle, 60 s trickle, "
+	printf("%-48s %.1f MiB/s unchanged after 60 s idle, 60 s trickle, "
 	       "10 s reads\n", "idle gaps", (double)before / MiB);
 }
 
@@ -278,39 +324,58 @@ static void test_mixed(void)
 		est_mib(&e));
 }
 
-/* A 300 ms burst at 10x (a write cache absorbing it) changes nothing. */
+/*
+ * A 300 ms burst at 10x (a write cache absorbing it) changes nothing,
+ * whether the daemon samples every 10 ms, 100 ms or second.
+ */
 static void test_burst(void)
 {
+	static const unsigned int intervals[] = { 10, 100, 1000 };
 	const double rate = 100 * MiB;
-	struct nfswb_estimator e;
-	struct model m;
-	double worst = 0;
 
-	for (unsigned int seed = 1; seed <= NSEEDS; seed++) {
-		model_init(&m, seed);
-		nfswb_estimator_init(&e, NULL);
-		learn_steady(&e, &m, rate, 5);
-		for (int i = 0; i < 40; i++) {
-			bool burst = i >= 10 && i < 13;
+	for (size_t k = 0; k < sizeof(intervals) / sizeof(intervals[0]); k++) {
+		unsigned int dt = intervals[k];
+		/* Within one 1 s interval the burst averages to 3.7x. */
+		unsigned int nburst = dt < 300 ? 300 / dt : 1;
+		double burst = dt < 300 ? 10 * rate : 0.7 * rate + 3 * rate;
+		double worst = 0;
 
-			feed(&e, &m, burst ? 10 * rate : rate, 0.8, 0.0);
+		for (unsigned int seed = 1; seed <= NSEEDS; seed++) {
+			struct nfswb_estimator e;
+			struct model m;
+			unsigned int n = 0;
+
+			model_init(&m, seed);
+			m.dt_ms = dt;
+			m.jitter_ms = dt / 20;
+			nfswb_estimator_init(&e, NULL);
+			learn_steady(&e, &m, rate, 10);
+			for (uint64_t start = m.now_ms;
+			     m.now_ms - start < 5000; n++) {
+				bool in_burst = n >= 10 && n < 10 + nburst;
+				double dev;
+
+				feed(&e, &m, in_burst ? burst : rate, 0.8, 0.0);
+				T_CHECK(within(&e, rate, 0.10),
+					"%u ms seed %u sample %u: %.1f MiB/s",
+					dt, seed, n, est_mib(&e));
+				dev = est_mib(&e) / (rate / MiB) - 1.0;
+				if (dev > worst)
+					worst = dev;
+			}
+			/* The same burst right after a minute idle. */
+			for (unsigned int i = 0; i < 60000 / dt; i++)
+				feed(&e, &m, rate, 0.0, 0.0);
+			for (unsigned int i = 0; i < nburst; i++)
+				feed(&e, &m, burst, 1.0, 0.0);
 			T_CHECK(within(&e, rate, 0.10),
-				"seed %u sample %d: %.1f MiB/s", seed, i,
-				est_mib(&e));
-			if (est_mib(&e) / (rate / MiB) - 1.0 > worst)
-				worst = est_mib(&e) / (rate / MiB) - 1.0;
+				"%u ms seed %u: burst after idle: %.1f MiB/s",
+				dt, seed, est_mib(&e));
 		}
-		/* The same burst right after an idle gap. */
-		for (int i = 0; i < 100; i++)
-			feed(&e, &m, rate, 0.0, 0.0);
-		for (int i = 0; i < 3; i++)
-			feed(&e, &m, 10 * rate, 1.0, 0.0);
-		T_CHECK(within(&e, rate, 0.10),
-			"seed %u: burst after idle: %.1f MiB/s", seed,
-			est_mib(&e));
+		printf("300 ms burst at 10x, sampled every %4u ms      "
+		       "worst deviation %.1f %% (%d seeds)\n", dt,
+		       worst * 100, NSEEDS);
 	}
-	printf("%-45s worst deviation %.1f %% (%d seeds)\n",
-	       "300 ms burst at 10x", worst * 100, NSEEDS);
 }
 
 /*
