@@ -15,7 +15,7 @@
 
 static const struct report_cmd *const commands[] = {
 	&report_record_cmd, &report_summary_cmd, &report_compare_cmd,
-	&report_plot_cmd,
+	&report_plot_cmd, &report_live_cmd,
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * fuzz_trace - libFuzzer target for the ftrace text parser (lib/trace.c)
+ * and the figures computed from what it accepts (lib/latency.c).
+ *
+ * Besides "no crash, no leak, no undefined behaviour" it checks what must
+ * hold for any input: every line is counted once, a rejected line has a
+ * reason, no start event stays pending after nfswb_trace_finish(), and
+ * the figures are ordered (min <= every percentile <= max, the mean
+ * between min and max).
+ *
+ * Built with -DNFSWB_LIBFUZZER (configure --enable-fuzzers, clang) it is
+ * a libFuzzer target; without, it is a check program that replays the
+ * committed corpus in $srcdir/fuzz/corpus-trace (or the files and
+ * directories named on its command line).
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "latency.h"
+#include "trace.h"
+
+#define CHECK(cond)							\
+	do {								\
+		if (!(cond)) {						\
+			fprintf(stderr, "%s:%d: invariant broken: %s\n",\
+				__FILE__, __LINE__, #cond);		\
+			abort();					\
+		}							\
+	} while (0)
+
+static void check_figures(const struct nfswb_trace_ops *ops)
+{
+	struct nfswb_lat lat = { 0 };
+	struct nfswb_lat_summary s;
+	struct nfswb_json j;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	for (size_t i = 0; i < ops->count; i++)
+		CHECK(nfswb_lat_add(&lat, ops->v[i].us) == 0);
+	nfswb_lat_summarize(&lat, &s);
+	CHECK(s.count == ops->count);
+	if (s.count) {
+		CHECK(s.min_us <= s.pct_us[0]);
+		for (int i = 1; i < NFSWB_LAT_NPCT; i++)
+			CHECK(s.pct_us[i - 1] <= s.pct_us[i]);
+		CHECK(s.pct_us[NFSWB_LAT_NPCT - 1] <= s.max_us);
+		/* Rounding of huge values may nudge the mean by an ulp. */
+		CHECK(s.mean_us >= (double)s.min_us * (1 - 1e-12));
+		CHECK(s.mean_us <= (double)s.max_us * (1 + 1e-12));
+		CHECK(s.stdev_us >= 0);
+	}
+	f = open_memstream(&buf, &len);
+	CHECK(f);
+	nfswb_json_init(&j, f, false);
+	nfswb_lat_json(&j, NULL, &s);
+	nfswb_json_end(&j);
+	nfswb_lat_print_log2(f, "fuzz", &lat);
+	fclose(f);
+	CHECK(buf && buf[0] == '{');
+	free(buf);
+	nfswb_lat_free(&lat);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *p = (const char *)data, *end = p + size;
+	struct nfswb_trace_event ev;
+	struct nfswb_trace t;
+	unsigned int lineno = 0;
+	const char *why;
+	uint64_t lines = 0;
+	int r;
+
+	/* The whole input as one line: any length, any bytes. */
+	r = nfswb_trace_parse_line(p, size, &ev, &why);
+	CHECK(r >= -1 && r <= 1);
+	CHECK(r != -1 || (why && *why));
+
+	nfswb_trace_init(&t);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		CHECK(nfswb_trace_feed(&t, "fuzz", ++lineno, p, n) == 0);
+		lines++;
+		p += n + (nl ? 1 : 0);
+	}
+	nfswb_trace_finish(&t);
+	CHECK(t.lines == lines);
+	CHECK(t.nbad <= t.lines && t.events <= t.lines);
+	CHECK(t.npending == 0);
+	for (size_t i = 0; i < t.nbad && i < NFSWB_TRACE_KEEP_BAD; i++)
+		CHECK(t.bad[i].line >= 1 && t.bad[i].line <= lineno &&
+		      t.bad[i].why);
+	for (size_t i = 1; i < t.nsamples; i++)
+		CHECK(t.samples[i - 1].t <= t.samples[i].t);
+	check_figures(&t.rpc_commit);
+	check_figures(&t.rpc_write);
+	check_figures(&t.nfsd_commit);
+	check_figures(&t.nfsd_write);
+	check_figures(&t.fsync);
+	nfswb_trace_free(&t);
+	return 0;
+}
+
+#ifndef NFSWB_LIBFUZZER
+static int replay_file(const char *path, unsigned int *count)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf = NULL;
+	size_t cap = 0, n = 0;
+
+	if (!f) {
+		perror(path);
+		return 1;
+	}
+	for (;;) {
+		if (n == cap) {
+			uint8_t *nb = realloc(buf, cap ? cap * 2 : 4096);
+
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return 1;
+			}
+			buf = nb;
+			cap = cap ? cap * 2 : 4096;
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+
+		if (!got)
+			break;
+		n += got;
+	}
+	fclose(f);
+	LLVMFuzzerTestOneInput(buf, n);
+	free(buf);
+	(*count)++;
+	return 0;
+}
+
+static int replay(const char *path, unsigned int *count)
+{
+	struct dirent *de;
+	struct stat st;
+	int ret = 0;
+	DIR *d;
+
+	if (stat(path, &st)) {
+		perror(path);
+		return 1;
+	}
+	if (!S_ISDIR(st.st_mode))
+		return replay_file(path, count);
+	d = opendir(path);
+	if (!d) {
+		perror(path);
+		return 1;
+	}
+	while ((de = readdir(d))) {
+		char *child;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (asprintf(&child, "%s/%s", path, de->d_name) < 0) {
+			ret = 1;
+			break;
+		}
+		ret |= replay(child, count);
+		free(child);
+	}
+	closedir(d);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	const char *srcdir = getenv("srcdir");
+	unsigned int count = 0;
+	char *dir = NULL;
+	int ret = 0;
+
+	if (argc > 1) {
+		for (int i = 1; i < argc; i++)
+			ret |= replay(argv[i], &count);
+	} else {
+		if (asprintf(&dir, "%s/fuzz/corpus-trace",
+			     srcdir ? srcdir : ".") < 0)
+			return 1;
+		ret = replay(dir, &count);
+		free(dir);
+	}
+	if (!count) {
+		fprintf(stderr, "no corpus files found\n");
+		return 1;
+	}
+	printf("%u inputs replayed\n", count);
+	return ret;
+}
+#endif
