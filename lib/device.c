@@ -203,11 +203,23 @@ static int find_mount(const char *sysroot, const char *path,
 	return 0;
 }
 
+/* Copy the last component of @full ("/a/b/sda" -> "sda") into @name. */
+static int last_component(const char *full, char *name, size_t len)
+{
+	const char *base = strrchr(full, '/');
+
+	base = base ? base + 1 : full;
+	if (!*base || !copy_str(name, len, base)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return 0;
+}
+
 /* The last component of a symlink's target, e.g. "sda1". */
 static int link_basename(const char *link, char *name, size_t len)
 {
 	char target[PATH_MAX];
-	const char *base;
 	ssize_t n;
 
 	n = readlink(link, target, sizeof(target) - 1);
@@ -216,30 +228,17 @@ static int link_basename(const char *link, char *name, size_t len)
 	target[n] = '\0';
 	while (n > 1 && target[n - 1] == '/')
 		target[--n] = '\0';
-	base = strrchr(target, '/');
-	base = base ? base + 1 : target;
-	if (!*base || !copy_str(name, len, base)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	return 0;
+	return last_component(target, name, len);
 }
 
 /* The last component of @dir after resolving every link, e.g. "sda". */
 static int dir_basename(const char *dir, char *name, size_t len)
 {
 	char real[PATH_MAX];
-	const char *base;
 
 	if (!realpath(dir, real))
 		return -1;
-	base = strrchr(real, '/');
-	base = base ? base + 1 : real;
-	if (!*base || !copy_str(name, len, base)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	return 0;
+	return last_component(real, name, len);
 }
 
 static bool exists(const char *dir, const char *name)

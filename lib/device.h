@@ -6,8 +6,10 @@
  * name as it appears in /sys/class/bdi and the block device whose
  * /sys/block/.../stat the estimator samples.  A partition maps to its
  * disk's bdi; dm, md, loop and nvme are whole-disk bdis; btrfs is found
- * through /sys/fs/btrfs/UUID/bdi.  Filesystems without a bdi of their own
- * (tmpfs, overlay, an NFS re-export, fuse) are errors naming the path.
+ * through /sys/fs/btrfs/UUID/bdi, sampling the stat file of the disk of
+ * the mount's source device (for a multi-device btrfs, that one member).
+ * Filesystems without a bdi of their own (tmpfs, overlay, an NFS
+ * re-export, fuse) are errors naming the path.
  *
  * @sysroot is prepended to every /sys and /proc path ("" on a live
  * system) so that tests build fake trees in a temporary directory.
@@ -29,16 +31,35 @@ struct nfswb_device_id {
 	dev_t st_dev;
 };
 
-/*
- * nfswb_resolve_device - fill @id for @path.  Returns 0, or -1 with a
- * complete sentence in @err naming the path and what is missing.
+/**
+ * nfswb_resolve_device - find the bdi and disk behind an exported path.
+ * @sysroot: prefix for /proc and /sys paths, "" on a live system
+ * @path: the exported path; it is stat()ed on the live system
+ * @id: filled in on success
+ * @err: on failure, one sentence naming @path and what is missing, e.g.
+ *       "/srv/x is on tmpfs, which has no backing device: nothing to
+ *       write back" or "/srv/y does not exist"
+ * @errlen: size of @err
+ *
+ * Return: 0, or -1 with @err set.
  */
 int nfswb_resolve_device(const char *sysroot, const char *path,
 			 struct nfswb_device_id *id, char *err, size_t errlen);
 
-/*
- * nfswb_resolve_device_st - the same from an st_dev already known (tests,
- * and the daemon when it stat()ed the path itself).
+/**
+ * nfswb_resolve_device_st - the same for an st_dev already known.
+ * @sysroot: as above
+ * @path: names the export in messages and picks the mount among several
+ *        of the same device (bind mounts); not stat()ed
+ * @dev: the st_dev of @path
+ * @id: filled in on success
+ * @err: as above
+ * @errlen: size of @err
+ *
+ * For tests on fake trees, and for the daemon when it stat()ed the path
+ * itself.
+ *
+ * Return: 0, or -1 with @err set.
  */
 int nfswb_resolve_device_st(const char *sysroot, const char *path, dev_t dev,
 			    struct nfswb_device_id *id, char *err,
