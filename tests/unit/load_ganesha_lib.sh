@@ -128,6 +128,8 @@ g_wait_gone() {
 # g_kill_server - crash ganesha.nfsd (g_launch starts it again)
 g_kill_server() {
 	if [ -n "$G_PID" ]; then
+		# Not a job any more: bash would report "Killed" on stderr.
+		disown "$G_PID" 2>/dev/null
 		kill -KILL "$G_PID" 2>/dev/null
 		g_wait_gone "$G_PID" 5
 		G_PID=

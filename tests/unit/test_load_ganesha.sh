@@ -15,6 +15,7 @@ LOAD=${NFSWB_LOAD:-../tools/load/nfswb-load}
 
 fail=0
 TMPFS=
+TINY=
 
 check() {	# check DESCRIPTION COMMAND...
 	local what=$1
@@ -30,6 +31,7 @@ check() {	# check DESCRIPTION COMMAND...
 cleanup() {
 	g_stop
 	[ -n "$TMPFS" ] && umount "$TMPFS" 2>/dev/null
+	[ -n "$TINY" ] && umount "$TINY" 2>/dev/null
 	rm -rf "$G_DIR" "${DISK:-}"
 }
 
@@ -55,7 +57,14 @@ else
 	TMPFS_DIR=$TMPFS
 fi
 
-g_start "$DISK" "$TMPFS_DIR"
+# A 1 MiB tmpfs fills up: WRITE must fail with NFS3ERR_NOSPC.
+TINY=$G_DIR/tiny
+mkdir -p "$TINY"
+if ! mount -t tmpfs -o size=1m nfswb-load-tiny "$TINY" 2>/dev/null; then
+	TINY=
+fi
+
+g_start "$DISK" "$TMPFS_DIR" ${TINY:+"$TINY"}
 rc=$?
 if [ $rc -ne 0 ]; then
 	echo "SKIP: $G_WHY" >&2
@@ -153,12 +162,25 @@ rc=$?
 check "refused mount exits 4 (got $rc)" [ $rc -eq 4 ]
 check "refused mount names MNT3ERR_*" grep -q "MNT3ERR_" "$err"
 
-# 6. The server crashes and restarts between WRITEs and the COMMIT: the
+# 6. A full file system: the WRITE's status is named, exit 5, bounded.
+if [ -n "$TINY" ]; then
+	err=$G_DIR/run6.err
+	timeout 60 "$LOAD" "${SRV[@]}" --export "$TINY" --size 4M >/dev/null 2>"$err"
+	rc=$?
+	check "WRITE to a full export exits 5 (got $rc)" [ $rc -eq 5 ]
+	check "the message names WRITE, the file and NFS3ERR_NOSPC" \
+		grep -Eq "WRITE nfswb-load\.[^ ]+ offset [0-9]+: NFS3ERR_NOSPC" "$err"
+	sed 's/^/    /' "$err"
+else
+	echo "note: no tmpfs, NFS3ERR_NOSPC not tested"
+fi
+
+# 7. The server crashes and restarts between WRITEs and the COMMIT: the
 # new write verifier makes the client write the range again and recommit.
 # The rate stretches the writes over ~2 s; SIGKILL stands for the crash
 # (and skips Ganesha's 10 s shutdown); the client keeps reconnecting
 # meanwhile (timeout 90 s).
-out=$G_DIR/run6.json
+out=$G_DIR/run7.json
 timeout 150 "$LOAD" "${SRV[@]}" --timeout 90s --export "$DISK" --size 4M \
 	--wsize 256k --rate 2M --verify --json >"$out" &
 load_pid=$!
