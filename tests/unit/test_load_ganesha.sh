@@ -202,6 +202,24 @@ restart: verifier change seen and data rewritten | d["verifier_changes"] >= 1 an
 restart: verify ok | d["verify"] == "ok"
 EOF
 
+# 8. SIGINT stops a long paced run at once: what was written is committed,
+# the JSON says why, exit 1.
+out=$G_DIR/run8.json
+timeout 60 "$LOAD" "${SRV[@]}" --export "$TMPFS_DIR" --clients 2 --size 64M \
+	--wsize 64k --rate 1M --duration 60s --json >"$out" &
+load_pid=$!
+sleep 1.5
+t0=$(date +%s%N)
+kill -INT "$load_pid"
+wait "$load_pid"
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+check "SIGINT: exit 1 (got $rc) within 5 s (took $ms ms)" [ $rc -eq 1 -a $ms -lt 5000 ]
+jcheck "$out" <<'EOF'
+SIGINT: error says interrupted | d["error"] == "interrupted"
+SIGINT: each client committed what it wrote | all(c["commit_ops"] == 1 and c["bytes_written"] > 0 for c in d["per_client"])
+EOF
+
 if [ $fail -ne 0 ]; then
 	echo "--- Ganesha log tail" >&2
 	tail -n 20 "$G_DIR/ganesha.log" >&2

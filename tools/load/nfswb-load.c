@@ -44,6 +44,8 @@
 #define LOAD_DEFAULT_IOSIZE	(1u << 20)	/* the Linux client's cap */
 #define LOAD_DEFAULT_SIZE	(64ull << 20)
 #define LOAD_DEFAULT_TIMEOUT_MS	30000
+/* More clients than this get no line each in the text output (--json has). */
+#define LOAD_TEXT_MAX_CLIENTS	16
 /* A verifier that changes this often means a server that keeps restarting. */
 #define LOAD_MAX_RECOMMITS	8
 
@@ -102,7 +104,11 @@ struct load_run {
 	nfs_fh3 root;
 	uint32_t wsize, rsize;
 	uint64_t seed;
-	pthread_barrier_t ready;
+	/* The start gate: clients connect and create, then wait for "go". */
+	pthread_mutex_t gate_lock;
+	pthread_cond_t gate_cond;
+	unsigned int gate_ready;
+	bool gate_open;
 	atomic_bool stop;		/* an error or a signal: wind down */
 	struct load_client *clients;
 };
@@ -324,16 +330,23 @@ static enum load_err commit_window(struct load_client *c)
 	return LOAD_OK;
 }
 
-static void sleep_until_us(uint64_t t_us)
+/* Sleep until @t_us on CLOCK_MONOTONIC, waking to notice a stop. */
+static void sleep_until_us(struct load_run *run, uint64_t t_us)
 {
-	struct timespec ts = {
-		.tv_sec = (time_t)(t_us / 1000000),
-		.tv_nsec = (long)(t_us % 1000000) * 1000,
-	};
+	const uint64_t slice_us = 100000;
 
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
-	       EINTR)
-		;
+	while (!should_stop(run)) {
+		uint64_t now = nfs3_now_us(), until = t_us;
+		struct timespec ts;
+
+		if (now >= t_us)
+			break;
+		if (until - now > slice_us)
+			until = now + slice_us;
+		ts.tv_sec = (time_t)(until / 1000000);
+		ts.tv_nsec = (long)(until % 1000000) * 1000;
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	}
 }
 
 /*
@@ -365,7 +378,9 @@ static enum load_err write_phase(struct load_client *c)
 
 				if (end && due >= end)
 					break;
-				sleep_until_us(due);
+				sleep_until_us(c->run, due);
+				if (should_stop(c->run))
+					break;
 			}
 			if (end && nfs3_now_us() >= end)
 				break;
@@ -583,7 +598,12 @@ static void *client_main(void *arg)
 		create_file(c);
 
 	/* Time counts from when every client has its connection and file. */
-	pthread_barrier_wait(&run->ready);
+	pthread_mutex_lock(&run->gate_lock);
+	run->gate_ready++;
+	pthread_cond_broadcast(&run->gate_cond);
+	while (!run->gate_open)
+		pthread_cond_wait(&run->gate_cond, &run->gate_lock);
+	pthread_mutex_unlock(&run->gate_lock);
 	if (should_stop(run))
 		goto out;
 	if (write_phase(c) != LOAD_OK)
@@ -804,7 +824,7 @@ static void print_text(const struct load_run *run, struct op_total *w,
 	printf("  verifier changes=%" PRIu64 ", rewritten=%s, reconnects=%" PRIu64 "\n",
 	       verifier_changes, nfswb_format_size(rewritten, a, sizeof(a)),
 	       reconnects);
-	for (i = 0; i < o->clients; i++) {
+	for (i = 0; i < o->clients && o->clients <= LOAD_TEXT_MAX_CLIENTS; i++) {
 		const struct load_client *c = &run->clients[i];
 
 		printf("  client %u: %s: written=%s in %" PRIu64 " WRITEs, %" PRIu64 " COMMITs, %" PRIu64 " passes, verify %s\n",
@@ -999,10 +1019,8 @@ static enum load_err run_clients(struct load_run *run)
 			goto nomem;
 	}
 
-	if (pthread_barrier_init(&run->ready, NULL, o->clients)) {
-		fprintf(stderr, "nfswb-load: pthread_barrier_init failed\n");
-		return LOAD_ERR_INTERNAL;
-	}
+	pthread_mutex_init(&run->gate_lock, NULL);
+	pthread_cond_init(&run->gate_cond, NULL);
 	for (i = 0; i < o->clients; i++) {
 		int err = pthread_create(&run->clients[i].thread, NULL,
 					 client_main, &run->clients[i]);
@@ -1010,20 +1028,21 @@ static enum load_err run_clients(struct load_run *run)
 		if (err) {
 			fprintf(stderr, "nfswb-load: cannot start client %u: %s\n",
 				i, strerror(err));
-			/* The barrier counts every client: stop here instead. */
+			atomic_store(&run->stop, true);
 			break;
 		}
 		started++;
 	}
-	if (started < o->clients) {
-		atomic_store(&run->stop, true);
-		/* Unblock the started ones by standing in for the rest. */
-		for (i = started; i < o->clients; i++)
-			pthread_barrier_wait(&run->ready);
-	}
+	pthread_mutex_lock(&run->gate_lock);
+	while (run->gate_ready < started)
+		pthread_cond_wait(&run->gate_cond, &run->gate_lock);
+	run->gate_open = true;
+	pthread_cond_broadcast(&run->gate_cond);
+	pthread_mutex_unlock(&run->gate_lock);
 	for (i = 0; i < started; i++)
 		pthread_join(run->clients[i].thread, NULL);
-	pthread_barrier_destroy(&run->ready);
+	pthread_cond_destroy(&run->gate_cond);
+	pthread_mutex_destroy(&run->gate_lock);
 
 	rc = report(run);
 	if (started < o->clients && rc == LOAD_OK)
@@ -1127,13 +1146,13 @@ static const struct option long_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int bad_arg(const char *opt, const char *val, const char *why)
+static enum load_err bad_arg(const char *opt, const char *val, const char *why)
 {
 	fprintf(stderr, "nfswb-load: --%s %s: %s\n", opt, val, why);
-	return -1;
+	return LOAD_ERR_USAGE;
 }
 
-static int parse_uint(const char *opt, const char *val, unsigned long min,
+static enum load_err parse_uint(const char *opt, const char *val, unsigned long min,
 		      unsigned long max, unsigned long *out)
 {
 	char *end;
@@ -1150,10 +1169,10 @@ static int parse_uint(const char *opt, const char *val, unsigned long min,
 		return bad_arg(opt, val, why);
 	}
 	*out = v;
-	return 0;
+	return LOAD_OK;
 }
 
-static int parse_args(int argc, char **argv, struct load_opts *o)
+static enum load_err parse_args(int argc, char **argv, struct load_opts *o)
 {
 	const char *server = NULL, *why;
 	char err[NFS3_ERRLEN];
@@ -1177,12 +1196,12 @@ static int parse_args(int argc, char **argv, struct load_opts *o)
 			break;
 		case OPT_MOUNT_PORT:
 			if (parse_uint("mount-port", optarg, 1, 65535, &v))
-				return -1;
+				return LOAD_ERR_USAGE;
 			o->srv.mount_port = (uint16_t)v;
 			break;
 		case 'c':
 			if (parse_uint("clients", optarg, 1, LOAD_MAX_CLIENTS, &v))
-				return -1;
+				return LOAD_ERR_USAGE;
 			o->clients = (unsigned int)v;
 			break;
 		case OPT_SIZE:
@@ -1253,31 +1272,25 @@ static int parse_args(int argc, char **argv, struct load_opts *o)
 			exit(LOAD_OK);
 		default:
 			fprintf(stderr, "Try 'nfswb-load --help'.\n");
-			return -1;
+			return LOAD_ERR_USAGE;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "nfswb-load: unexpected argument '%s'\n",
 			argv[optind]);
-		return -1;
+		return LOAD_ERR_USAGE;
 	}
 	if (!server || !o->export) {
 		fprintf(stderr, "nfswb-load: --server and --export are required\n"
 			"Try 'nfswb-load --help'.\n");
-		return -1;
+		return LOAD_ERR_USAGE;
 	}
 	if (o->export[0] != '/')
 		return bad_arg("export", o->export, "must be an absolute path");
 	rc = nfs3_server_parse(&o->srv, server, err);
-	if (rc == LOAD_ERR_USAGE) {
+	if (rc != LOAD_OK)
 		fprintf(stderr, "nfswb-load: %s\n", err);
-		return -1;
-	}
-	if (rc != LOAD_OK) {
-		fprintf(stderr, "nfswb-load: %s\n", err);
-		return -(int)rc;
-	}
-	return 0;
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -1287,13 +1300,10 @@ int main(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = on_signal };
 	char err[NFS3_ERRLEN];
 	enum load_err rc;
-	int prc;
 
-	prc = parse_args(argc, argv, &o);
-	if (prc == -1)
-		return LOAD_ERR_USAGE;
-	if (prc < 0)
-		return -prc;
+	rc = parse_args(argc, argv, &o);
+	if (rc != LOAD_OK)
+		return rc;
 
 	/* A server that resets the connection must not kill us by SIGPIPE. */
 	signal(SIGPIPE, SIG_IGN);
