@@ -367,7 +367,7 @@ int nfswb_export_opts_merge(struct nfswb_export_opts *into,
 /* Exact, so that it parses back: the largest binary unit that divides. */
 static void format_rate_exact(uint64_t v, char *buf, size_t len)
 {
-	static const char units[] = "kMGT";
+	static const char units[] = "KMGT";
 	int i;
 
 	for (i = 3; i >= 0; i--) {
@@ -375,7 +375,7 @@ static void format_rate_exact(uint64_t v, char *buf, size_t len)
 
 		if (v >= m && v % m == 0) {
 			snprintf(buf, len, "%" PRIu64 "%ciB/s", v / m,
-				 units[i] == 'k' ? 'K' : units[i]);
+				 units[i]);
 			return;
 		}
 	}
@@ -523,8 +523,8 @@ static int parse_options(struct parser *ps, char *text,
 			perr(ps, eq ? "option without a name" :
 				      "empty option in the list");
 		} else if (!bit) {
-			nfswb_export_opt_set(o, name, "", why, sizeof(why));
-			perr(ps, "%s", why);
+			perr(ps, "unknown option '%s'%s", name,
+			     strchr(name, '-') ? " (option names use '_')" : "");
 		} else if (!value || !*value) {
 			perr(ps, "option '%s' needs a value", name);
 		} else if (seen & bit) {
@@ -825,17 +825,20 @@ static char *read_file(const char *path, size_t *len, bool missing_ok,
 	int fd;
 
 	*missing = false;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO named like an exports file must not hang us. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		if (errno == ENOENT && missing_ok) {
 			*missing = true;
 			return NULL;
 		}
-		nfswb_diag_add(diag, path, 0, "cannot open: %m");
+		nfswb_diag_add(diag, path, 0, "cannot open: %s",
+			       strerror(errno));
 		return NULL;
 	}
 	if (fstat(fd, &st)) {
-		nfswb_diag_add(diag, path, 0, "cannot stat: %m");
+		nfswb_diag_add(diag, path, 0, "cannot stat: %s",
+			       strerror(errno));
 		goto out;
 	}
 	if (!S_ISREG(st.st_mode)) {
@@ -858,7 +861,8 @@ static char *read_file(const char *path, size_t *len, bool missing_ok,
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
-			nfswb_diag_add(diag, path, 0, "read error: %m");
+			nfswb_diag_add(diag, path, 0, "read error: %s",
+				       strerror(errno));
 			free(buf);
 			buf = NULL;
 			goto out;
@@ -922,7 +926,8 @@ int nfswb_config_load(const char *main_file, bool main_required,
 			n = 0;
 			if (errno != ENOENT) {
 				nfswb_diag_add(diag, dropin_dir, 0,
-					       "cannot read directory: %m");
+					       "cannot read directory: %s",
+					       strerror(errno));
 				errors++;
 			}
 		}
