@@ -599,21 +599,18 @@ int nfswb_trace_feed(struct nfswb_trace *t, const char *file,
 		t->kicks[t->nkicks++] = ev.ts;
 		return 0;
 	case NFSWB_TEV_SAMPLE: {
-		struct nfswb_trace_sample *s;
+		struct nfswb_trace_sample s = {
+			.t = ev.ts,
+			.has_dirty = ev.has_dirty,
+			.has_writeback = ev.has_writeback,
+			.has_bandwidth = ev.has_bandwidth,
+			.dirty = ev.dirty,
+			.writeback = ev.writeback,
+			.bandwidth = ev.bandwidth,
+		};
 
-		if (grow(&t->samples, &t->samples_cap, t->nsamples,
-			 sizeof(*t->samples)))
-			return -ENOMEM;
-		s = &t->samples[t->nsamples++];
-		s->t = ev.ts;
-		memcpy(s->bdi, ev.bdi, sizeof(s->bdi));
-		s->has_dirty = ev.has_dirty;
-		s->has_writeback = ev.has_writeback;
-		s->has_bandwidth = ev.has_bandwidth;
-		s->dirty = ev.dirty;
-		s->writeback = ev.writeback;
-		s->bandwidth = ev.bandwidth;
-		return 0;
+		memcpy(s.bdi, ev.bdi, sizeof(s.bdi));
+		return nfswb_trace_add_sample(t, &s);
 	}
 	case NFSWB_TEV_LOST:
 		t->lost_events += ev.lost;
@@ -621,6 +618,16 @@ int nfswb_trace_feed(struct nfswb_trace *t, const char *file,
 	case NFSWB_TEV_IGNORED:
 		return 0;
 	}
+	return 0;
+}
+
+int nfswb_trace_add_sample(struct nfswb_trace *t,
+			   const struct nfswb_trace_sample *s)
+{
+	if (grow(&t->samples, &t->samples_cap, t->nsamples,
+		 sizeof(*t->samples)))
+		return -ENOMEM;
+	t->samples[t->nsamples++] = *s;
 	return 0;
 }
 

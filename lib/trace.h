@@ -165,6 +165,17 @@ int nfswb_trace_feed(struct nfswb_trace *t, const char *file,
 		     unsigned int lineno, const char *line, size_t len);
 
 /**
+ * nfswb_trace_add_sample() - add a sample read from elsewhere (a lab's
+ *	JSON lines, a status file) as if it came in a "# nfswb-sample" line
+ * @t: trace
+ * @s: the sample; its t must be in the trace's clock
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int nfswb_trace_add_sample(struct nfswb_trace *t,
+			   const struct nfswb_trace_sample *s);
+
+/**
  * nfswb_trace_read_file() - accumulate every line of a file ("-" is stdin)
  * @t: trace
  * @path: file

@@ -383,6 +383,43 @@ def main():
         check(not [n for n in os.listdir(work) if n.startswith("p.png.")],
               "temporary SVG removed")
 
+    # 10. plot -S: the lab's JSON-lines samples draw the same lines as
+    # the equivalent '# nfswb-sample' comments (kB and kBps scaled).
+    plain, jsonl = [], []
+    for line in t.lines:
+        if line.startswith("# nfswb-sample"):
+            f = dict(kv.split("=", 1) for kv in line.split()[2:])
+            dirty_kb = int(f["dirty"]) // 1024
+            bw_kb = int(f["bandwidth"]) // 1024
+            jsonl.append('{"t": %s, "dev.BdiReclaimable": %d, '
+                         '"dev.BdiWriteBandwidth": %d, "mem.Dirty": 5}'
+                         % (f["t"], dirty_kb, bw_kb))
+            plain.append("# nfswb-sample t=%s bdi=dev dirty=%d "
+                         "bandwidth=%d" % (f["t"], dirty_kb * 1024,
+                                           bw_kb * 1024))
+        else:
+            plain.append(line)
+    jsonl.insert(7, "not json")
+    with open(f"{work}/lab.trace", "w") as f:
+        f.write("\n".join(l for l in plain
+                          if not l.startswith("# nfswb-sample")) + "\n")
+    with open(f"{work}/lab.samples.trace", "w") as f:
+        f.write("\n".join(plain) + "\n")
+    with open(f"{work}/samples.jsonl", "w") as f:
+        f.write("\n".join(jsonl) + "\n")
+    rc, out, err = run(report, "plot", "-S", f"{work}/samples.jsonl",
+                       "-o", f"{work}/j.svg", f"{work}/lab.trace")
+    check(rc == 0, f"plot -S exit {rc}: {err}")
+    check(f"{work}/samples.jsonl:8: not a sample line" in err,
+          f"bad JSON line reported: {err}")
+    rc, out, err = run(report, "plot", "-o", f"{work}/c.svg",
+                       f"{work}/lab.samples.trace")
+    pj = [p.get("points") for p in
+          ET.parse(f"{work}/j.svg").getroot().iter(ns + "polyline")]
+    pc = [p.get("points") for p in
+          ET.parse(f"{work}/c.svg").getroot().iter(ns + "polyline")]
+    check(len(pj) == 2 and pj == pc, "JSON-lines samples plot the same")
+
     return 1 if failures else 0
 
 

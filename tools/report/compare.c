@@ -94,11 +94,13 @@ static int compare_run(int argc, char **argv)
 	if (argc - optind != 2)
 		return report_usage(&report_compare_cmd,
 				    "expected two traces, A and B");
-	if (report_load(&fa, "compare", argv + optind, 1, REPORT_BY_NONE)) {
+	if (report_load(&fa, "compare", argv + optind, 1, REPORT_BY_NONE,
+			NULL)) {
 		report_figures_free(&fa);
 		return 1;
 	}
-	if (report_load(&fb, "compare", argv + optind + 1, 1, REPORT_BY_NONE))
+	if (report_load(&fb, "compare", argv + optind + 1, 1, REPORT_BY_NONE,
+			NULL))
 		goto out;
 	if (fa.commit_src != fb.commit_src)
 		report_err("compare", "warning: COMMIT is timed by %s in A but "

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "status.h"
 
 int report_parse_by(const char *s, enum report_by *by, const char **why)
 {
@@ -144,7 +145,7 @@ static int compute(struct report_figures *f)
 }
 
 int report_load(struct report_figures *f, const char *cmd, char **files,
-		int nfiles, enum report_by by)
+		int nfiles, enum report_by by, const char *samples)
 {
 	memset(f, 0, sizeof(*f));
 	nfswb_trace_init(&f->trace);
@@ -154,6 +155,14 @@ int report_load(struct report_figures *f, const char *cmd, char **files,
 
 		if (r) {
 			report_err(cmd, "%s: %s", files[i], strerror(-r));
+			return -1;
+		}
+	}
+	if (samples) {
+		int r = samples_read_jsonl(&f->trace, samples, cmd);
+
+		if (r) {
+			report_err(cmd, "%s: %s", samples, strerror(-r));
 			return -1;
 		}
 	}

@@ -37,7 +37,8 @@ static const char *const bdi_colors[] = {
 
 static void plot_help(FILE *out)
 {
-	fputs("usage: nfswb-report plot [-t TITLE] -o OUT.svg|OUT.png FILE...\n\n"
+	fputs("usage: nfswb-report plot [-t TITLE] [-S SAMPLES.jsonl] "
+	      "-o OUT.svg|OUT.png FILE...\n\n"
 	      "COMMIT latency over time (one dot per COMMIT, at its "
 	      "completion), the median\n"
 	      "and p99 as lines, wb_bg_time_kick events as ticks, and the "
@@ -47,6 +48,10 @@ static void plot_help(FILE *out)
 	      "PNG is converted from the SVG by rsvg-convert (librsvg2-bin).\n\n"
 	      "  -o, --output OUT  .svg or .png\n"
 	      "  -t, --title TEXT  title (default: the trace's file name)\n"
+	      "  -S, --samples F   also the samples of a JSON-lines file, "
+	      "{\"t\": SECONDS,\n"
+	      "                    \"LABEL.BdiReclaimable\": KB, ...} "
+	      "(the lab's samples.jsonl)\n"
 	      "  -h, --help        this text\n", out);
 }
 
@@ -398,23 +403,27 @@ static int plot_run(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "title", required_argument, NULL, 't' },
+		{ "samples", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *output = NULL, *title = NULL;
+	const char *output = NULL, *title = NULL, *samples = NULL;
 	struct report_figures f;
 	char tmp[PATH_MAX];
 	bool png;
 	FILE *o;
 	int c, ret = 1;
 
-	while ((c = getopt_long(argc, argv, "o:t:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:t:S:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			output = optarg;
 			break;
 		case 't':
 			title = optarg;
+			break;
+		case 'S':
+			samples = optarg;
 			break;
 		case 'h':
 			plot_help(stdout);
@@ -433,7 +442,7 @@ static int plot_run(int argc, char **argv)
 	if (optind >= argc)
 		return report_usage(&report_plot_cmd, "no trace FILE");
 	if (report_load(&f, "plot", argv + optind, argc - optind,
-			REPORT_BY_NONE))
+			REPORT_BY_NONE, samples))
 		goto out;
 
 	if (png) {
@@ -470,7 +479,7 @@ out:
 
 const struct report_cmd report_plot_cmd = {
 	.name = "plot",
-	.args = "[-t TITLE] -o OUT.svg|OUT.png FILE...",
+	.args = "[-t TITLE] [-S SAMPLES.jsonl] -o OUT.svg|OUT.png FILE...",
 	.oneline = "COMMIT latency over time, with dirty backlog, as SVG/PNG",
 	.run = plot_run,
 	.help = plot_help,

@@ -76,12 +76,13 @@ int report_parse_by(const char *s, enum report_by *by, const char **why);
  * @files: paths ("-" for stdin)
  * @nfiles: count
  * @by: grouping
+ * @samples: a lab's JSON-lines samples to add, or NULL
  *
  * Malformed lines are reported on stderr with their line numbers and do
  * not fail the load.  Return: 0, or -1 for an unreadable file or no memory.
  */
 int report_load(struct report_figures *f, const char *cmd, char **files,
-		int nfiles, enum report_by by);
+		int nfiles, enum report_by by, const char *samples);
 void report_figures_free(struct report_figures *f);
 
 /* Write rate of a group in bytes/s, or a negative value if unknown. */

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "capture.h"
+#include "report.h"
 #include "status.h"
 
 double sample_now(void)
@@ -353,4 +354,110 @@ int sample_status(const char *path, FILE *out, double t)
 		fputc('\n', out);
 	}
 	return (int)doc.ndevices;
+}
+
+/*
+ * The lab's sampler writes flat JSON lines, {"t": SECONDS, "LABEL.Key": N},
+ * where LABEL=/sys/kernel/debug/bdi/MAJ:MIN/stats gives BdiReclaimable,
+ * BdiWriteback (kB) and BdiWriteBandwidth (kBps).
+ */
+static int jsonl_line(struct nfswb_trace *t, const char *line)
+{
+	struct nfswb_trace_sample s[4];
+	const char *p = line;
+	size_t n = 0;
+	double when = -1;
+
+	memset(s, 0, sizeof(s));
+	while ((p = strchr(p, '"'))) {
+		const char *key = p + 1, *kend = strchr(key, '"'), *dot;
+		char *vend;
+		double v;
+		size_t i;
+
+		if (!kend)
+			return -1;
+		p = kend + 1;
+		while (*p == ' ' || *p == ':')
+			p++;
+		v = strtod(p, &vend);
+		if (vend == p)
+			continue;	/* not a number: a string value */
+		p = vend;
+		if (kend - key == 1 && key[0] == 't') {
+			when = v;
+			continue;
+		}
+		dot = memchr(key, '.', (size_t)(kend - key));
+		if (!dot || dot == key || v < 0 ||
+		    (size_t)(dot - key) >= sizeof(s[0].bdi))
+			continue;
+		for (i = 0; i < n; i++)
+			if (!strncmp(s[i].bdi, key, (size_t)(dot - key)) &&
+			    !s[i].bdi[dot - key])
+				break;
+		if (i == n) {
+			if (n == 4)
+				continue;
+			memcpy(s[n].bdi, key, (size_t)(dot - key));
+			n++;
+		}
+#define KEY(name) ((size_t)(kend - dot - 1) == strlen(name) && \
+		   !strncmp(dot + 1, name, strlen(name)))
+		if (KEY("BdiReclaimable")) {
+			s[i].dirty = (uint64_t)v * 1024;
+			s[i].has_dirty = true;
+		} else if (KEY("BdiWriteback")) {
+			s[i].writeback = (uint64_t)v * 1024;
+			s[i].has_writeback = true;
+		} else if (KEY("BdiWriteBandwidth")) {
+			s[i].bandwidth = (uint64_t)v * 1024;
+			s[i].has_bandwidth = true;
+		}
+#undef KEY
+	}
+	if (when < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!s[i].has_dirty && !s[i].has_bandwidth &&
+		    !s[i].has_writeback)
+			continue;
+		s[i].t = when;
+		if (nfswb_trace_add_sample(t, &s[i]))
+			return -2;
+	}
+	return 0;
+}
+
+int samples_read_jsonl(struct nfswb_trace *t, const char *path,
+		       const char *cmd)
+{
+	unsigned int lineno = 0, bad = 0;
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *f = fopen(path, "r");
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	while (getline(&line, &cap, f) >= 0) {
+		int r;
+
+		lineno++;
+		if (line[strspn(line, " \t\r\n")] == '\0')
+			continue;
+		r = jsonl_line(t, line);
+		if (r == -2) {
+			ret = -ENOMEM;
+			break;
+		}
+		if (r < 0 && bad++ < NFSWB_TRACE_KEEP_BAD)
+			fprintf(stderr, "%s:%u: not a sample line "
+				"({\"t\": SECONDS, ...})\n", path, lineno);
+	}
+	if (bad)
+		report_err(cmd, "%u malformed sample line(s) skipped", bad);
+	free(line);
+	fclose(f);
+	return ret;
 }

@@ -39,4 +39,18 @@ struct status_doc {
  */
 int status_read(const char *path, struct status_doc *doc);
 
+struct nfswb_trace;
+
+/**
+ * samples_read_jsonl() - add the samples of a lab's JSON-lines file
+ * @t: trace to add to (then call nfswb_trace_finish())
+ * @path: file of {"t": SECONDS, "LABEL.BdiReclaimable": KB, ...} lines
+ * @cmd: subcommand, for messages
+ *
+ * Malformed lines are reported with their line numbers and skipped.
+ * Return: 0, or a negative errno for an unreadable file.
+ */
+int samples_read_jsonl(struct nfswb_trace *t, const char *path,
+		       const char *cmd);
+
 #endif

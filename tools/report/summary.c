@@ -217,7 +217,7 @@ static int summary_run(int argc, char **argv)
 				    "--json and --csv exclude each other");
 	if (optind >= argc)
 		return report_usage(&report_summary_cmd, "no trace FILE");
-	if (report_load(&f, "summary", argv + optind, argc - optind, by)) {
+	if (report_load(&f, "summary", argv + optind, argc - optind, by, NULL)) {
 		report_figures_free(&f);
 		return 1;
 	}
