@@ -424,14 +424,16 @@ void nfswb_export_opts_format(const struct nfswb_export_opts *o, char *buf,
 		format_rate_exact(o->max_bandwidth, v, sizeof(v));
 		append(buf, len, &pos, "max_bandwidth", v);
 	}
-	v[0] = '\0';
-	for (i = 0; i < o->nwriters; i++) {
-		if (i)
-			strcat(v, ":");
-		strcat(v, o->writers[i]);
-	}
-	if (o->nwriters)
+	if (o->nwriters) {
+		size_t w = 0;
+
+		for (i = 0; i < o->nwriters && i < NFSWB_MAX_WRITERS; i++)
+			w += (size_t)snprintf(v + w, sizeof(v) - w, "%s%.*s",
+					      i ? ":" : "",
+					      NFSWB_WRITER_LEN - 1,
+					      o->writers[i]);
 		append(buf, len, &pos, "writers", v);
+	}
 }
 
 /* ---- the parser ---- */
