@@ -128,10 +128,12 @@ void nfswb_export_opts_format(const struct nfswb_export_opts *o, char *buf,
 
 /*
  * nfswb_config_parse_buffer - parse one file's text (@len bytes, need not
- * be NUL-terminated).  Appends exports to @cfg and problems to @diag (as
- * "NAME:LINE: reason", LINE being where the entry starts).  A path already
- * in @cfg, from this or an earlier file, is an error naming both places.
- * Returns the number of errors added.
+ * be NUL-terminated).  Every entry starts from @defaults (NULL: the
+ * built-in ones), then the file's "-opts" lines.  Appends the exports of
+ * good lines to @cfg and every problem to @diag (as "NAME:LINE: reason",
+ * LINE being where the entry starts); a line with a problem adds nothing.
+ * A path already in @cfg, from this or an earlier file, is an error
+ * naming both places.  Returns the number of errors added.
  */
 int nfswb_config_parse_buffer(const char *name, const char *buf, size_t len,
 			      const struct nfswb_export_opts *defaults,
@@ -139,9 +141,11 @@ int nfswb_config_parse_buffer(const char *name, const char *buf, size_t len,
 
 /*
  * nfswb_config_load - read @main_file (missing is an error only when
- * @main_required) and every @dropin_dir/ *.exports in name order.  A path
- * configured twice is an error naming both places.  On any error @cfg is
- * left empty and the return value is -1.
+ * @main_required) and then every @dropin_dir/ *.exports not starting with
+ * '.', in version order as exportfs(8) reads /etc/exports.d; a missing
+ * directory is not an error, and either name may be NULL.  Returns 0 with
+ * the exports in @cfg (pass it empty), or -1 when @diag received any
+ * error, with @cfg untouched: nothing is partially applied.
  */
 int nfswb_config_load(const char *main_file, bool main_required,
 		      const char *dropin_dir,
