@@ -211,6 +211,31 @@ void nfswb_estimator_sample(struct nfswb_estimator *e, uint64_t now_ms,
 	if (dbusy > dt)
 		dbusy = dt;
 
+	/*
+	 * Sectors and request times are counted when requests complete,
+	 * io_ticks as time passes.  A period in which the device was busy
+	 * throughout but completed nothing has measured nothing yet: it is
+	 * left to the next sample's period, so that a stall (garbage
+	 * collection, a host flushing its cache) lowers the rate of the
+	 * period that ends it, as it lowers what the device really writes.
+	 * A short stall then weighs like a burst: the median ignores it; a
+	 * device that stalls most of the time gets a low estimate.
+	 */
+	if (!dwr && !drd && !ddc && s->in_flight &&
+	    mul_sat(dbusy, 100) >= mul_sat(dt, NFSWB_EST_STALL_PCT)) {
+		/*
+		 * Longer than NFSWB_EST_MAX_STALL_MS is a hang or broken
+		 * accounting (an in_flight count stuck above zero keeps
+		 * io_ticks running on an idle device): measure nothing.
+		 */
+		if (dt > NFSWB_EST_MAX_STALL_MS) {
+			e->idle_samples++;
+			goto rebase;
+		}
+		e->stalled_samples++;
+		return;
+	}
+
 	bytes = mul_sat(dwr, SECTOR_SIZE);
 	wbusy = write_busy_ms(dbusy, dwr_t, add_sat(drd_t, ddc_t), dwr,
 			      add_sat(drd, ddc));

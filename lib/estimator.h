@@ -11,7 +11,10 @@
  * The rule (doc/design.md explains why):
  *   Samples closer than NFSWB_EST_MIN_PERIOD_MS to the last baseline are
  *   merged into one period, so a short daemon interval does not turn
- *   jiffy-granular io_ticks into noise.  A period teaches when the device
+ *   jiffy-granular io_ticks into noise; so are samples after which the
+ *   device was busy for NFSWB_EST_STALL_PCT % of the time but completed
+ *   nothing, so that a stall (up to NFSWB_EST_MAX_STALL_MS) counts against
+ *   the period that ends it.  A period teaches when the device
  *   wrote at least NFSWB_EST_MIN_BYTES, io_ticks advanced by at least
  *   NFSWB_EST_BUSY_PCT % of the wall time, and writes held at least half
  *   of the request time (wr_ticks against rd_ticks + dc_ticks).  Its rate
@@ -39,6 +42,8 @@
 #define NFSWB_EST_MIN_SAMPLES	3	/* ...over at least this many periods */
 #define NFSWB_EST_COLD_MS	500	/* busy time before the first median */
 #define NFSWB_EST_MIN_PERIOD_MS	80	/* shorter samples are merged */
+#define NFSWB_EST_STALL_PCT	90	/* busy, nothing completed: merged */
+#define NFSWB_EST_MAX_STALL_MS	500	/* ...for at most this long */
 #define NFSWB_EST_BUSY_PCT	50	/* io_ticks share of wall time */
 #define NFSWB_EST_MIN_BYTES	(64ull << 10)	/* written in the period */
 /* Faster than this is a counter glitch, not a device (1 TiB/s). */
@@ -67,6 +72,7 @@ struct nfswb_estimator {
 	uint64_t last_rate;			/* newest busy period, raw */
 	uint64_t learned_ms;			/* busy period time, saturating */
 	uint64_t busy_samples, idle_samples, skipped_samples;
+	uint64_t stalled_samples;		/* merged into the next period */
 	bool learned;				/* left cold start */
 };
 
@@ -89,7 +95,8 @@ void nfswb_estimator_init(struct nfswb_estimator *e,
  *
  * The first sample only sets the baseline.  A sample less than
  * NFSWB_EST_MIN_PERIOD_MS after the baseline is left for the next one to
- * include.  A sample not later than the baseline, or whose counters went
+ * include, as is one after a stall (see above).  A sample not later than
+ * the baseline, or whose counters went
  * back (a reset), is counted in skipped_samples and becomes the new
  * baseline.
  */

@@ -379,6 +379,64 @@ static void test_burst(void)
 }
 
 /*
+ * A device that stalls 200 ms of every second, busy but completing
+ * nothing: a short stall is an outlier like a burst, and the estimate
+ * stays between the rate it delivers (80) and its rate while productive.
+ */
+static void test_stalls(void)
+{
+	struct nfswb_estimator e;
+	struct model m;
+	double lo = 1e30, hi = 0;
+
+	model_init(&m, 12);
+	nfswb_estimator_init(&e, NULL);
+	for (unsigned int i = 0; i < 300; i++) {
+		bool stall = i % 10 >= 8;
+
+		feed(&e, &m, stall ? 0 : 100 * MiB, 1.0, 0.0);
+		if (i >= 50) {
+			lo = est_mib(&e) < lo ? est_mib(&e) : lo;
+			hi = est_mib(&e) > hi ? est_mib(&e) : hi;
+		}
+	}
+	T_CHECK(lo >= 80 * 0.9 && hi <= 100 * 1.1,
+		"200 ms stalls: %.1f-%.1f MiB/s, outside 72-110", lo, hi);
+	T_CHECK(e.stalled_samples == 60, "%" PRIu64 " stalled samples, want 60",
+		e.stalled_samples);
+	printf("%-48s estimate %.1f-%.1f MiB/s (delivers 80)\n",
+	       "100 MiB/s device stalling 200 ms a second", lo, hi);
+}
+
+/*
+ * Broken accounting: an in_flight count stuck at 1 keeps io_ticks running
+ * while the device idles.  Ten seconds of that, then writes resume: the
+ * estimate must neither move during the fake busy time nor dip after it.
+ */
+static void test_stuck_in_flight(void)
+{
+	struct nfswb_estimator e;
+	struct model m;
+	uint64_t before;
+
+	model_init(&m, 13);
+	nfswb_estimator_init(&e, NULL);
+	learn_steady(&e, &m, 100 * MiB, 3);
+	before = nfswb_estimator_bandwidth(&e);
+	for (int i = 0; i < 100; i++)
+		feed(&e, &m, 0, 1.0, 0.0);	/* busy, nothing completes */
+	T_CHECK(nfswb_estimator_bandwidth(&e) == before,
+		"stuck in_flight moved the estimate to %.1f MiB/s",
+		est_mib(&e));
+	for (int i = 0; i < 30; i++) {
+		feed(&e, &m, 100 * MiB, 0.9, 0.0);
+		T_CHECK(within(&e, 100 * MiB, 0.10),
+			"after stuck in_flight, sample %d: %.1f MiB/s", i,
+			est_mib(&e));
+	}
+}
+
+/*
  * Tick fields wrap at 2^32 on every kernel; on 32-bit kernels the counts
  * may too.  Neither may produce a wild estimate or a skipped interval.
  */
@@ -530,6 +588,8 @@ int main(void)
 	test_idle();
 	test_mixed();
 	test_burst();
+	test_stalls();
+	test_stuck_in_flight();
 	test_wrap();
 	test_reset();
 	test_fixed();
