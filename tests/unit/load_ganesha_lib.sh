@@ -2,8 +2,9 @@
 # load_ganesha_lib.sh - start and stop NFS-Ganesha on 127.0.0.1 by PID for
 # nfswb-load's test and benchmark.  Sourced, not run.
 #
-# The caller sets G_DIR (a scratch directory it removes) and calls
-# g_start EXPORT_PATH...; each path becomes an NFSv3 export (TCP only).
+# The caller first calls g_isolate "$0" "$@" (see there), sets G_DIR (a
+# scratch directory it removes) and calls g_start EXPORT_PATH...; each path
+# becomes an NFSv3 export (TCP only).
 # g_start sets G_NFS_PORT and G_MNT_PORT, picked free so that other tests
 # running Ganesha at the same time do not collide.  g_stop ends the
 # processes this file started, by PID, and waits for them.  Functions
@@ -12,6 +13,35 @@
 G_PID=
 G_RPCBIND_PID=
 G_WHY=
+
+# g_isolate SCRIPT ARGS...: re-run SCRIPT in a network and mount namespace
+# of its own, if the machine allows it; returns only when it does not.
+#
+# Ganesha must register NFSv3 with rpcbind or it exits, and rpcbind keeps
+# one registration per program: a second Ganesha on the machine (another
+# test, started at the same time) takes it over, and a restarted one then
+# fails to register.  With its own loopback, its own /run (rpcbind's unix
+# socket) and its own rpcbind, this test shares nothing with them.
+g_isolate() {
+	[ -n "${NFSWB_LOAD_NETNS:-}" ] && return 0
+	command -v unshare >/dev/null && command -v ip >/dev/null || return 0
+	unshare -n -m --propagation private true 2>/dev/null || return 0
+	NFSWB_LOAD_NETNS=1 exec unshare -n -m --propagation private \
+		"$BASH" "$@"
+}
+
+# In the namespace: bring up lo and give rpcbind and Ganesha a fresh /run.
+g_netns_setup() {
+	[ -n "${NFSWB_LOAD_NETNS:-}" ] || return 0
+	ip link set lo up || { G_WHY="cannot bring up lo in a new namespace"; return 77; }
+	# Ganesha resolves Bind_addr with AI_ADDRCONFIG, which ignores
+	# 127.0.0.1 itself: without one more address "127.0.0.1" fails to
+	# resolve.  Any other address will do; this one stays on lo.
+	ip addr add 127.0.0.2/8 dev lo ||
+		{ G_WHY="cannot add an address to lo in a new namespace"; return 77; }
+	mount -t tmpfs -o mode=755 nfswb-load-run /run ||
+		{ G_WHY="cannot mount a private /run"; return 77; }
+}
 
 # g_free_port - print a TCP port nobody listens on on 127.0.0.1
 g_free_port() {
@@ -50,6 +80,7 @@ g_start() {
 	[ -e /usr/lib/x86_64-linux-gnu/ganesha/libfsalvfs.so ] ||
 		ls /usr/lib/*/ganesha/libfsalvfs.so >/dev/null 2>&1 ||
 		{ G_WHY="FSAL_VFS not installed (nfs-ganesha-vfs)"; return 77; }
+	g_netns_setup || return $?
 	g_rpcbind || return $?
 	mkdir -p /var/run/ganesha /var/lib/nfs/ganesha "$G_DIR/recov" 2>/dev/null ||
 		{ G_WHY="cannot create Ganesha's state directories"; return 77; }

@@ -12,6 +12,7 @@ set -u
 srcdir=${srcdir:-$(dirname "$0")/..}
 LOAD=${NFSWB_LOAD:-../tools/load/nfswb-load}
 . "$srcdir/unit/load_ganesha_lib.sh"
+g_isolate "$0" "$@"
 
 fail=0
 TMPFS=
@@ -70,7 +71,7 @@ if [ $rc -ne 0 ]; then
 	echo "SKIP: $G_WHY" >&2
 	exit 77
 fi
-echo "Ganesha pid $G_PID on 127.0.0.1 nfs port $G_NFS_PORT mount port $G_MNT_PORT"
+echo "Ganesha pid $G_PID on 127.0.0.1 nfs port $G_NFS_PORT mount port $G_MNT_PORT${NFSWB_LOAD_NETNS:+ (network namespace of its own)}"
 SRV=(--server "127.0.0.1:$G_NFS_PORT" --mount-port "$G_MNT_PORT" --timeout 60s)
 
 # jcheck FILE: parse FILE as JSON, then check each stdin line
@@ -219,6 +220,24 @@ jcheck "$out" <<'EOF'
 SIGINT: error says interrupted | d["error"] == "interrupted"
 SIGINT: each client committed what it wrote | all(c["commit_ops"] == 1 and c["bytes_written"] > 0 for c in d["per_client"])
 EOF
+
+# 9. No ports given: both come from rpcbind.  Only when rpcbind holds our
+# Ganesha's ports (another test's Ganesha may have registered last).
+reg=$(rpcinfo -p 127.0.0.1 2>/dev/null)
+if echo "$reg" | grep -Eq "^ *100003 +3 +tcp +$G_NFS_PORT " &&
+   echo "$reg" | grep -Eq "^ *100005 +3 +tcp +$G_MNT_PORT "; then
+	out=$G_DIR/run9.json
+	timeout 60 "$LOAD" --server 127.0.0.1 --export "$TMPFS_DIR" --size 1M \
+		--verify --timeout 20s --json >"$out"
+	rc=$?
+	check "ports from rpcbind: exit 0 (got $rc)" [ $rc -eq 0 ]
+	G_NFS_PORT=$G_NFS_PORT G_MNT_PORT=$G_MNT_PORT jcheck "$out" <<'EOF'
+rpcbind gave our ports | d["nfs_port"] == int(os.environ["G_NFS_PORT"]) and d["mount_port"] == int(os.environ["G_MNT_PORT"])
+rpcbind run verified | d["verify"] == "ok"
+EOF
+else
+	echo "note: rpcbind does not hold this Ganesha's ports; lookup not tested"
+fi
 
 if [ $fail -ne 0 ]; then
 	echo "--- Ganesha log tail" >&2

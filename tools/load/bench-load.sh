@@ -8,6 +8,8 @@
 # what is measured.
 #
 # Usage: bench-load.sh [NFSWB-LOAD [SIZE-PER-CLIENT]]   (as root)
+# "load cpu %" is nfswb-load's user+system time over the run's wall time
+# (100 = one core); "ganesha cpu s" is the server's over the same run.
 # A measurement, not a test: it prints numbers and does not judge them.
 
 set -u
@@ -16,6 +18,7 @@ LOAD=${1:-$here/nfswb-load}
 SIZE=${2:-256M}
 REPEATS=3
 . "$here/../../tests/unit/load_ganesha_lib.sh"
+g_isolate "$0" "$@"
 
 [ "$(id -u)" = 0 ] || { echo "bench-load: run as root (Ganesha, tmpfs)" >&2; exit 1; }
 [ -x "$LOAD" ] || { echo "bench-load: $LOAD not built" >&2; exit 1; }
@@ -46,7 +49,7 @@ hz=$(getconf CLK_TCK)
 
 echo "nfswb-load benchmark: Ganesha $(ganesha.nfsd -v 2>&1 | sed -n 's/.*Release = //p') on 127.0.0.1, tmpfs export, $SIZE per client, wsize 1M, unstable + COMMIT on close, medians of $REPEATS"
 echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-printf "%-8s %10s %10s %12s %12s %12s\n" clients "MB/s" "MiB/s" "load cpu s" "load cpu %" "ganesha cpu s"
+printf "%-8s %9s %9s %11s %11s %13s %14s\n" clients "MB/s" "MiB/s" "load cpu s" "load cpu %" "load cpu s/GiB" "ganesha cpu s"
 for clients in 1 4; do
 	rows=()
 	for r in $(seq $REPEATS); do
@@ -60,14 +63,15 @@ for clients in 1 4; do
 d = json.loads(sys.argv[1])
 cpu = d["cpu"]["user_s"] + d["cpu"]["sys_s"]
 rt = d["write"]["runtime_ms"] / 1000
-print("%.1f %.3f %.1f %.2f" % (d["write_mb_s"], cpu, 100 * cpu / rt if rt else 0,
+print("%.1f %.3f %.1f %.3f %.2f" % (d["write_mb_s"], cpu, 100 * cpu / rt if rt else 0,
+      cpu / (d["write"]["bytes"] / 2**30),
       (int(sys.argv[2]) - int(sys.argv[3])) / int(sys.argv[4])))' \
 			"$json" "$g1" "$g0" "$hz")")
-		echo "  run $r, $clients client(s): MB/s, load cpu s, load cpu %, ganesha cpu s = ${rows[-1]}"
+		echo "  run $r, $clients client(s): ${rows[-1]}"
 	done
 	# The median run by MB/s.
 	med=$(printf '%s\n' "${rows[@]}" | sort -n -k1,1 | sed -n "$(((REPEATS + 1) / 2))p")
 	set -- $med
-	printf "%-8s %10s %10.1f %12s %12s %12s\n" "$clients" "$1" \
-		"$(echo "$1 * 1000000 / 1048576" | bc -l)" "$2" "$3" "$4"
+	printf "%-8s %9s %9.1f %11s %11s %13s %14s\n" "$clients" "$1" \
+		"$(echo "$1 * 1000000 / 1048576" | bc -l)" "$2" "$3" "$4" "$5"
 done
