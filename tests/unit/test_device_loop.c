@@ -3,8 +3,8 @@
  * test_device_loop.c - device resolution on real loop-backed mounts.
  *
  * ext4 on /dev/loopN must resolve to bdi 7:N; ext4 on a partition
- * loopNp1 (major 259) to its disk's bdi 7:N; btrfs on loopN to the
- * filesystem's btrfs-K bdi with loopN's stat file.  Needs root, loop
+ * loopNp1 (major 259) to its disk's bdi 7:N; btrfs on loopN, and a
+ * subvolume in it, to the filesystem's btrfs-K bdi with loopN's stat file.  Needs root, loop
  * devices, mkfs.ext4; sfdisk and mkfs.btrfs are used when present.
  */
 #include "config.h"
@@ -113,8 +113,8 @@ static void expect(const char *path, const char *bdi, const char *blockdev,
 	T_CHECK(strcmp(id.fstype, fstype) == 0, "%s: fstype %s", path,
 		id.fstype);
 	T_CHECK(access(id.stat_path, R_OK) == 0, "%s: %s", path, id.stat_path);
-	printf("%-8s on %-12s -> bdi %-8s stat %s\n", fstype, blockdev, id.bdi,
-	       id.stat_path);
+	printf("%-40s %-6s on %-6s -> bdi %-8s stat %s\n", path, fstype,
+	       blockdev, id.bdi, id.stat_path);
 }
 
 /* "7:3" for /dev/loop3. */
@@ -226,6 +226,21 @@ int main(void)
 		T_CHECK(strncmp(id.bdi, "btrfs-", 6) == 0, "btrfs bdi %s",
 			id.bdi);
 		expect(mounts[2], id.bdi, strrchr(loops[2], '/') + 1, "btrfs");
+
+		/* A subvolume has an st_dev of its own, not in mountinfo. */
+		if (have("btrfs") &&
+		    run("btrfs -q subvolume create '%s/sub' >/dev/null 2>&1",
+			mounts[2]) == 0) {
+			char sub[192];
+			struct stat a, b;
+
+			snprintf(sub, sizeof(sub), "%s/sub", mounts[2]);
+			T_CHECK(stat(sub, &a) == 0 && stat(mounts[2], &b) == 0 &&
+				a.st_dev != b.st_dev,
+				"the subvolume shares its parent's st_dev");
+			expect(sub, id.bdi, strrchr(loops[2], '/') + 1,
+			       "btrfs");
+		}
 	} else {
 		fprintf(stderr, "btrfs check skipped: no mkfs.btrfs or mount\n");
 	}
