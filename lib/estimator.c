@@ -179,8 +179,9 @@ void nfswb_estimator_sample(struct nfswb_estimator *e, uint64_t now_ms,
 		goto rebase;
 	}
 	dt = now_ms - e->prev_ms;
+	/* Too short to measure: the next sample's period includes it. */
 	if (dt < NFSWB_EST_MIN_PERIOD_MS)
-		return;		/* the next sample's period includes this one */
+		return;
 
 	/*
 	 * Plausibility limits for a wrapped counter: sectors no faster than

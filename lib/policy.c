@@ -34,7 +34,10 @@ static uint64_t bytes_in(uint64_t bytes_per_s, uint64_t ms)
 
 	if (!__builtin_mul_overflow(bytes_per_s, ms, &r))
 		return r / 1000;
-	/* (q x 1000 + r) x (a x 1000 + b) / 1000 = q x ms + r x a + r x b / 1000 */
+	/*
+	 * With bytes_per_s = q x 1000 + r and ms = a x 1000 + b:
+	 * bytes_per_s x ms / 1000 = q x ms + r x a + r x b / 1000.
+	 */
 	return add_sat(add_sat(mul_sat(bytes_per_s / 1000, ms),
 			       mul_sat(bytes_per_s % 1000, ms / 1000)),
 		       (bytes_per_s % 1000) * (ms % 1000) / 1000);
