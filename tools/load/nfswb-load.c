@@ -46,6 +46,8 @@
 #define LOAD_DEFAULT_TIMEOUT_MS	30000
 /* More clients than this get no line each in the text output (--json has). */
 #define LOAD_TEXT_MAX_CLIENTS	16
+/* Pause before resending a call the server answered NFS3ERR_JUKEBOX. */
+#define LOAD_JUKEBOX_PAUSE_US	100000
 /* A verifier that changes this often means a server that keeps restarting. */
 #define LOAD_MAX_RECOMMITS	8
 
@@ -89,6 +91,7 @@ struct load_client {
 	uint64_t commit_ops;
 	uint64_t bytes_read, read_ops;
 	uint64_t verifier_changes, rewritten_bytes;
+	uint64_t jukebox_retries;
 	uint64_t passes;
 	struct nfswb_lat write_lat, commit_lat, read_lat;
 	uint64_t t_write_start, t_write_end;
@@ -212,6 +215,56 @@ static void window_note(struct load_client *c, uint64_t off, uint64_t end,
 	}
 }
 
+/* Sleep until @t_us on CLOCK_MONOTONIC, waking to notice a stop. */
+static void sleep_until_us(struct load_run *run, uint64_t t_us)
+{
+	const uint64_t slice_us = 100000;
+
+	while (!should_stop(run)) {
+		uint64_t now = nfs3_now_us(), until = t_us;
+		struct timespec ts;
+
+		if (now >= t_us)
+			break;
+		if (until - now > slice_us)
+			until = now + slice_us;
+		ts.tv_sec = (time_t)(until / 1000000);
+		ts.tv_nsec = (long)(until % 1000000) * 1000;
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	}
+}
+
+/*
+ * One NFS call whose result begins with an nfsstat3.  NFS3ERR_JUKEBOX
+ * means "busy, try later" (knfsd answers it while rpc.mountd handles an
+ * export upcall): resend after a pause, like a real client, for at most
+ * --timeout.  Then, or when the run stops, the caller sees the status.
+ */
+static enum load_err client_call(struct load_client *c, rpcproc_t proc,
+				 xdrproc_t xargs, void *args, xdrproc_t xres,
+				 void *res, size_t res_size, uint64_t *rtt,
+				 char *err)
+{
+	uint64_t limit = (uint64_t)c->run->o->srv.timeout_ms * 1000;
+	uint64_t since = 0;
+	enum load_err rc;
+
+	for (;;) {
+		memset(res, 0, res_size);
+		rc = nfs3_call(&c->conn, proc, xargs, args, xres, res, rtt,
+			       err);
+		if (rc != LOAD_OK || *(nfsstat3 *)res != NFS3ERR_JUKEBOX)
+			return rc;
+		if (!since)
+			since = nfs3_now_us();
+		else if (nfs3_now_us() - since >= limit || should_stop(c->run))
+			return LOAD_OK;
+		xdr_free(xres, res);
+		c->jukebox_retries++;
+		sleep_until_us(c->run, nfs3_now_us() + LOAD_JUKEBOX_PAUSE_US);
+	}
+}
+
 /* WRITE [off, off + len) of the pattern, however many calls it takes. */
 static enum load_err write_range(struct load_client *c, uint64_t off,
 				 uint64_t len)
@@ -234,9 +287,9 @@ static enum load_err write_range(struct load_client *c, uint64_t off,
 		enum load_err rc;
 		uint32_t done;
 
-		memset(&r, 0, sizeof(r));
-		rc = nfs3_call(&c->conn, NFSPROC3_WRITE, (xdrproc_t)xdr_WRITE3args,
-			       &a, (xdrproc_t)xdr_WRITE3res, &r, &rtt, err);
+		rc = client_call(c, NFSPROC3_WRITE, (xdrproc_t)xdr_WRITE3args, &a,
+				 (xdrproc_t)xdr_WRITE3res, &r, sizeof(r), &rtt,
+				 err);
 		if (rc != LOAD_OK)
 			return client_fail(c, rc, "WRITE %s offset %" PRIu64 ": %s",
 					   c->name, off, err);
@@ -292,9 +345,9 @@ static enum load_err commit_window(struct load_client *c)
 		enum load_err rc;
 		bool same;
 
-		memset(&r, 0, sizeof(r));
-		rc = nfs3_call(&c->conn, NFSPROC3_COMMIT, (xdrproc_t)xdr_COMMIT3args,
-			       &a, (xdrproc_t)xdr_COMMIT3res, &r, &rtt, err);
+		rc = client_call(c, NFSPROC3_COMMIT, (xdrproc_t)xdr_COMMIT3args,
+				 &a, (xdrproc_t)xdr_COMMIT3res, &r, sizeof(r),
+				 &rtt, err);
 		if (rc != LOAD_OK)
 			return client_fail(c, rc, "COMMIT %s offset %" PRIu64 ": %s",
 					   c->name, start, err);
@@ -330,24 +383,6 @@ static enum load_err commit_window(struct load_client *c)
 	return LOAD_OK;
 }
 
-/* Sleep until @t_us on CLOCK_MONOTONIC, waking to notice a stop. */
-static void sleep_until_us(struct load_run *run, uint64_t t_us)
-{
-	const uint64_t slice_us = 100000;
-
-	while (!should_stop(run)) {
-		uint64_t now = nfs3_now_us(), until = t_us;
-		struct timespec ts;
-
-		if (now >= t_us)
-			break;
-		if (until - now > slice_us)
-			until = now + slice_us;
-		ts.tv_sec = (time_t)(until / 1000000);
-		ts.tv_nsec = (long)(until % 1000000) * 1000;
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-	}
-}
 
 /*
  * Write passes over the file until one pass is done, or, with --duration,
@@ -419,9 +454,8 @@ static enum load_err verify_phase(struct load_client *c)
 	uint64_t off, size;
 	enum load_err rc;
 
-	memset(&gr, 0, sizeof(gr));
-	rc = nfs3_call(&c->conn, NFSPROC3_GETATTR, (xdrproc_t)xdr_GETATTR3args,
-		       &ga, (xdrproc_t)xdr_GETATTR3res, &gr, NULL, err);
+	rc = client_call(c, NFSPROC3_GETATTR, (xdrproc_t)xdr_GETATTR3args, &ga,
+			 (xdrproc_t)xdr_GETATTR3res, &gr, sizeof(gr), NULL, err);
 	if (rc != LOAD_OK)
 		return client_fail(c, rc, "GETATTR %s: %s", c->name, err);
 	if (gr.status != NFS3_OK)
@@ -445,9 +479,9 @@ static enum load_err verify_phase(struct load_client *c)
 		size_t i;
 
 		/* xdr_bytes allocates the data: a server cannot overrun us. */
-		memset(&r, 0, sizeof(r));
-		rc = nfs3_call(&c->conn, NFSPROC3_READ, (xdrproc_t)xdr_READ3args,
-			       &a, (xdrproc_t)xdr_READ3res, &r, &rtt, err);
+		rc = client_call(c, NFSPROC3_READ, (xdrproc_t)xdr_READ3args, &a,
+				 (xdrproc_t)xdr_READ3res, &r, sizeof(r), &rtt,
+				 err);
 		if (rc != LOAD_OK)
 			return client_fail(c, rc, "READ %s offset %" PRIu64 ": %s",
 					   c->name, off, err);
@@ -513,9 +547,8 @@ static enum load_err create_file(struct load_client *c)
 	attr->size.set_it = TRUE;
 	attr->size.set_size3_u.size = 0;
 
-	memset(&r, 0, sizeof(r));
-	rc = nfs3_call(&c->conn, NFSPROC3_CREATE, (xdrproc_t)xdr_CREATE3args,
-		       &a, (xdrproc_t)xdr_CREATE3res, &r, NULL, err);
+	rc = client_call(c, NFSPROC3_CREATE, (xdrproc_t)xdr_CREATE3args, &a,
+			 (xdrproc_t)xdr_CREATE3res, &r, sizeof(r), NULL, err);
 	if (rc != LOAD_OK)
 		return client_fail(c, rc, "CREATE %s: %s", c->name, err);
 	if (r.status != NFS3_OK) {
@@ -540,10 +573,10 @@ static enum load_err create_file(struct load_client *c)
 		LOOKUP3args la = { .what = a.where };
 		LOOKUP3res lr;
 
-		memset(&lr, 0, sizeof(lr));
-		rc = nfs3_call(&c->conn, NFSPROC3_LOOKUP,
-			       (xdrproc_t)xdr_LOOKUP3args, &la,
-			       (xdrproc_t)xdr_LOOKUP3res, &lr, NULL, err);
+		rc = client_call(c, NFSPROC3_LOOKUP,
+				 (xdrproc_t)xdr_LOOKUP3args, &la,
+				 (xdrproc_t)xdr_LOOKUP3res, &lr, sizeof(lr),
+				 NULL, err);
 		if (rc != LOAD_OK)
 			return client_fail(c, rc, "LOOKUP %s: %s", c->name, err);
 		if (lr.status != NFS3_OK) {
@@ -569,9 +602,9 @@ static void remove_file(struct load_client *c)
 	};
 	REMOVE3res r;
 
-	memset(&r, 0, sizeof(r));
-	if (nfs3_call(&c->conn, NFSPROC3_REMOVE, (xdrproc_t)xdr_REMOVE3args,
-		      &a, (xdrproc_t)xdr_REMOVE3res, &r, NULL, err) != LOAD_OK) {
+	if (client_call(c, NFSPROC3_REMOVE, (xdrproc_t)xdr_REMOVE3args, &a,
+			(xdrproc_t)xdr_REMOVE3res, &r, sizeof(r), NULL,
+			err) != LOAD_OK) {
 		fprintf(stderr, "nfswb-load: warning: REMOVE %s: %s\n",
 			c->name, err);
 		return;
@@ -790,11 +823,23 @@ static const char *verify_state(const struct load_opts *o,
 	return c->rc == LOAD_ERR_VERIFY ? "failed" : "not done";
 }
 
-static void print_text(const struct load_run *run, struct op_total *w,
-		       struct op_total *cm, struct op_total *rd,
-		       uint64_t verifier_changes, uint64_t rewritten,
-		       uint64_t reconnects, const struct rusage *ru,
-		       bool all_verified)
+/* What the clients did, added up. */
+struct load_totals {
+	struct op_total write, commit, read;
+	uint64_t verifier_changes, rewritten_bytes;
+	uint64_t reconnects, jukebox_retries;
+	bool all_verified;
+	const char *error;		/* the first client's failure */
+	struct rusage ru;
+};
+
+static double tv_secs(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
+static void print_text(const struct load_run *run,
+		       const struct load_totals *t)
 {
 	const struct load_opts *o = run->o;
 	char a[32], b[32], r[32], ce[32];
@@ -812,18 +857,19 @@ static void print_text(const struct load_run *run, struct op_total *w,
 	       stable_name(o->stable), ce,
 	       o->rate ? nfswb_format_rate(o->rate, r, sizeof(r)) :
 			 "unlimited");
-	print_bw_line(stdout, "write", w);
-	nfswb_lat_print_text(stdout, "  write", &w->sum);
-	printf("  commit: count=%" PRIu64 "\n", cm->ops);
-	if (cm->ops)
-		nfswb_lat_print_text(stdout, "  commit", &cm->sum);
+	print_bw_line(stdout, "write", &t->write);
+	nfswb_lat_print_text(stdout, "  write", &t->write.sum);
+	printf("  commit: count=%" PRIu64 "\n", t->commit.ops);
+	if (t->commit.ops)
+		nfswb_lat_print_text(stdout, "  commit", &t->commit.sum);
 	if (o->verify) {
-		print_bw_line(stdout, "read", rd);
-		nfswb_lat_print_text(stdout, "  read", &rd->sum);
+		print_bw_line(stdout, "read", &t->read);
+		nfswb_lat_print_text(stdout, "  read", &t->read.sum);
 	}
-	printf("  verifier changes=%" PRIu64 ", rewritten=%s, reconnects=%" PRIu64 "\n",
-	       verifier_changes, nfswb_format_size(rewritten, a, sizeof(a)),
-	       reconnects);
+	printf("  verifier changes=%" PRIu64 ", rewritten=%s, reconnects=%" PRIu64 ", jukebox retries=%" PRIu64 "\n",
+	       t->verifier_changes,
+	       nfswb_format_size(t->rewritten_bytes, a, sizeof(a)),
+	       t->reconnects, t->jukebox_retries);
 	for (i = 0; i < o->clients && o->clients <= LOAD_TEXT_MAX_CLIENTS; i++) {
 		const struct load_client *c = &run->clients[i];
 
@@ -834,10 +880,9 @@ static void print_text(const struct load_run *run, struct op_total *w,
 		       verify_state(o, c));
 	}
 	if (o->verify)
-		printf("  verify: %s\n", all_verified ? "OK" : "FAILED");
-	printf("  cpu: usr=%.3fs, sys=%.3fs\n",
-	       (double)ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6,
-	       (double)ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6);
+		printf("  verify: %s\n", t->all_verified ? "OK" : "FAILED");
+	printf("  cpu: usr=%.3fs, sys=%.3fs\n", tv_secs(&t->ru.ru_utime),
+	       tv_secs(&t->ru.ru_stime));
 }
 
 static void json_op(struct nfswb_json *j, const char *key,
@@ -852,11 +897,8 @@ static void json_op(struct nfswb_json *j, const char *key,
 	nfswb_json_obj_end(j);
 }
 
-static void print_json(const struct load_run *run, struct op_total *w,
-		       struct op_total *cm, struct op_total *rd,
-		       uint64_t verifier_changes, uint64_t rewritten,
-		       uint64_t reconnects, const struct rusage *ru,
-		       bool all_verified, const char *error)
+static void print_json(const struct load_run *run,
+		       const struct load_totals *t)
 {
 	const struct load_opts *o = run->o;
 	struct nfswb_json j;
@@ -882,25 +924,24 @@ static void print_json(const struct load_run *run, struct op_total *w,
 		nfswb_json_str(&j, "commit_every", "close");
 	nfswb_json_u64(&j, "duration_ms", o->duration_ms);
 
-	json_op(&j, "write", w);
-	json_op(&j, "commit", cm);
+	json_op(&j, "write", &t->write);
+	json_op(&j, "commit", &t->commit);
 	if (o->verify)
-		json_op(&j, "read", rd);
-	nfswb_json_fixed(&j, "write_mb_s", total_bw(w) / 1e6, 3);
-	nfswb_lat_json(&j, "write_latency_us", &w->sum);
-	nfswb_lat_json(&j, "commit_latency_us", &cm->sum);
+		json_op(&j, "read", &t->read);
+	nfswb_json_fixed(&j, "write_mb_s", total_bw(&t->write) / 1e6, 3);
+	nfswb_lat_json(&j, "write_latency_us", &t->write.sum);
+	nfswb_lat_json(&j, "commit_latency_us", &t->commit.sum);
 	if (o->verify)
-		nfswb_lat_json(&j, "read_latency_us", &rd->sum);
-	nfswb_json_u64(&j, "verifier_changes", verifier_changes);
-	nfswb_json_u64(&j, "rewritten_bytes", rewritten);
-	nfswb_json_u64(&j, "reconnects", reconnects);
+		nfswb_lat_json(&j, "read_latency_us", &t->read.sum);
+	nfswb_json_u64(&j, "verifier_changes", t->verifier_changes);
+	nfswb_json_u64(&j, "rewritten_bytes", t->rewritten_bytes);
+	nfswb_json_u64(&j, "reconnects", t->reconnects);
+	nfswb_json_u64(&j, "jukebox_retries", t->jukebox_retries);
 	nfswb_json_str(&j, "verify", !o->verify ? "off" :
-			all_verified ? "ok" : "failed");
+			t->all_verified ? "ok" : "failed");
 	nfswb_json_obj_begin(&j, "cpu");
-	nfswb_json_fixed(&j, "user_s", (double)ru->ru_utime.tv_sec +
-			 ru->ru_utime.tv_usec / 1e6, 3);
-	nfswb_json_fixed(&j, "sys_s", (double)ru->ru_stime.tv_sec +
-			 ru->ru_stime.tv_usec / 1e6, 3);
+	nfswb_json_fixed(&j, "user_s", tv_secs(&t->ru.ru_utime), 3);
+	nfswb_json_fixed(&j, "sys_s", tv_secs(&t->ru.ru_stime), 3);
 	nfswb_json_obj_end(&j);
 
 	nfswb_json_arr_begin(&j, "per_client");
@@ -924,8 +965,8 @@ static void print_json(const struct load_run *run, struct op_total *w,
 		nfswb_json_obj_end(&j);
 	}
 	nfswb_json_arr_end(&j);
-	if (error)
-		nfswb_json_str(&j, "error", error);
+	if (t->error)
+		nfswb_json_str(&j, "error", t->error);
 	else
 		nfswb_json_null(&j, "error");
 	nfswb_json_obj_end(&j);
@@ -935,56 +976,51 @@ static void print_json(const struct load_run *run, struct op_total *w,
 static enum load_err report(struct load_run *run)
 {
 	const struct load_opts *o = run->o;
-	struct op_total w = { 0 }, cm = { 0 }, rd = { 0 };
-	uint64_t verifier_changes = 0, rewritten = 0, reconnects = 0;
+	struct load_totals t = { .all_verified = o->verify };
 	enum load_err rc = LOAD_OK;
-	const char *error = NULL;
-	bool all_verified = o->verify;
-	struct rusage ru;
 	unsigned int i;
 
 	for (i = 0; i < o->clients; i++) {
 		struct load_client *c = &run->clients[i];
 
-		total_add(&w, &c->write_lat, c->bytes_written,
+		total_add(&t.write, &c->write_lat, c->bytes_written,
 			  c->t_write_start, c->t_write_end);
-		total_add(&cm, &c->commit_lat, 0, c->t_write_start,
+		total_add(&t.commit, &c->commit_lat, 0, c->t_write_start,
 			  c->t_write_end);
-		total_add(&rd, &c->read_lat, c->bytes_read, c->t_read_start,
-			  c->t_read_end);
-		verifier_changes += c->verifier_changes;
-		rewritten += c->rewritten_bytes;
-		reconnects += c->conn.reconnects;
+		total_add(&t.read, &c->read_lat, c->bytes_read,
+			  c->t_read_start, c->t_read_end);
+		t.verifier_changes += c->verifier_changes;
+		t.rewritten_bytes += c->rewritten_bytes;
+		t.reconnects += c->conn.reconnects;
+		t.jukebox_retries += c->jukebox_retries;
 		if (!c->verified)
-			all_verified = false;
+			t.all_verified = false;
 		if (c->rc != LOAD_OK) {
 			fprintf(stderr, "nfswb-load: client %u: %s\n", c->id,
 				c->err);
 			if (rc == LOAD_OK) {
 				rc = c->rc;
-				error = c->err;
+				t.error = c->err;
 			}
 		}
 	}
 	if (atomic_load(&interrupted) && rc == LOAD_OK) {
-		error = "interrupted";
+		t.error = "interrupted";
 		rc = LOAD_ERR_INTERNAL;
-		all_verified = false;
+		t.all_verified = false;
 	}
-	nfswb_lat_summarize(&w.lat, &w.sum);
-	nfswb_lat_summarize(&cm.lat, &cm.sum);
-	nfswb_lat_summarize(&rd.lat, &rd.sum);
-	getrusage(RUSAGE_SELF, &ru);
+	nfswb_lat_summarize(&t.write.lat, &t.write.sum);
+	nfswb_lat_summarize(&t.commit.lat, &t.commit.sum);
+	nfswb_lat_summarize(&t.read.lat, &t.read.sum);
+	getrusage(RUSAGE_SELF, &t.ru);
 
 	if (o->json)
-		print_json(run, &w, &cm, &rd, verifier_changes, rewritten,
-			   reconnects, &ru, all_verified, error);
+		print_json(run, &t);
 	else
-		print_text(run, &w, &cm, &rd, verifier_changes, rewritten,
-			   reconnects, &ru, all_verified);
-	nfswb_lat_free(&w.lat);
-	nfswb_lat_free(&cm.lat);
-	nfswb_lat_free(&rd.lat);
+		print_text(run, &t);
+	nfswb_lat_free(&t.write.lat);
+	nfswb_lat_free(&t.commit.lat);
+	nfswb_lat_free(&t.read.lat);
 	return rc;
 }
 
