@@ -165,6 +165,22 @@ static uint64_t write_busy_ms(uint64_t busy, uint64_t wr_t, uint64_t other_t,
 	return busy / den * num + busy % den * num / den;
 }
 
+/*
+ * A period busy for less than NFSWB_EST_BUSY_PCT % still teaches when it
+ * wrote a batch at depth: at least NFSWB_EST_BATCH_BYTES with on average
+ * NFSWB_EST_MIN_DEPTH writes in flight while writing (wr_ticks per write
+ * busy ms, Little's law).  That is what nfswbd's own kicks look like on a
+ * device faster than its estimate: without this rule an estimate that is
+ * too low keeps the kicks too small to keep the device half busy, and the
+ * estimator would never see the device's speed.  A journal commit or a
+ * trickle of small synchronous writes runs at depth 1 and is left out.
+ */
+static bool deep_batch(uint64_t bytes, uint64_t dwr_t, uint64_t wbusy)
+{
+	return bytes >= NFSWB_EST_BATCH_BYTES &&
+	       dwr_t / wbusy >= NFSWB_EST_MIN_DEPTH;
+}
+
 void nfswb_estimator_sample(struct nfswb_estimator *e, uint64_t now_ms,
 			    const struct nfswb_blkstat *s)
 {
@@ -240,8 +256,9 @@ void nfswb_estimator_sample(struct nfswb_estimator *e, uint64_t now_ms,
 	bytes = mul_sat(dwr, SECTOR_SIZE);
 	wbusy = write_busy_ms(dbusy, dwr_t, add_sat(drd_t, ddc_t), dwr,
 			      add_sat(drd, ddc));
-	if (bytes < NFSWB_EST_MIN_BYTES ||
-	    mul_sat(dbusy, 100) < mul_sat(dt, NFSWB_EST_BUSY_PCT) || !wbusy) {
+	if (!wbusy || bytes < NFSWB_EST_MIN_BYTES ||
+	    (mul_sat(dbusy, 100) < mul_sat(dt, NFSWB_EST_BUSY_PCT) &&
+	     !deep_batch(bytes, dwr_t, wbusy))) {
 		e->idle_samples++;
 		goto rebase;
 	}

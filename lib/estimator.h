@@ -16,8 +16,10 @@
  *   nothing, so that a stall (up to NFSWB_EST_MAX_STALL_MS) counts against
  *   the period that ends it.  A period teaches when the device
  *   wrote at least NFSWB_EST_MIN_BYTES, io_ticks advanced by at least
- *   NFSWB_EST_BUSY_PCT % of the wall time, and writes held at least half
- *   of the request time (wr_ticks against rd_ticks + dc_ticks).  Its rate
+ *   NFSWB_EST_BUSY_PCT % of the wall time (or it wrote a batch of
+ *   NFSWB_EST_BATCH_BYTES at an average depth of NFSWB_EST_MIN_DEPTH), and
+ *   writes held at least half of the request time (wr_ticks against
+ *   rd_ticks + dc_ticks).  Its rate
  *   is the bytes written divided by the write share of the busy time, i.e.
  *   what the device writes while it is writing.  The estimate is the
  *   median of the rates of the newest periods that cover NFSWB_EST_SPAN_MS
@@ -45,6 +47,8 @@
 #define NFSWB_EST_STALL_PCT	90	/* busy, nothing completed: merged */
 #define NFSWB_EST_MAX_STALL_MS	500	/* ...for at most this long */
 #define NFSWB_EST_BUSY_PCT	50	/* io_ticks share of wall time */
+#define NFSWB_EST_BATCH_BYTES	(1ull << 20)	/* ...or a batch this big */
+#define NFSWB_EST_MIN_DEPTH	4	/* ...written at this depth */
 #define NFSWB_EST_MIN_BYTES	(64ull << 10)	/* written in the period */
 /* Faster than this is a counter glitch, not a device (1 TiB/s). */
 #define NFSWB_EST_PLAUSIBLE_BW	(1ull << 40)

@@ -28,6 +28,7 @@ struct model {
 	bool kernel32;		/* sectors and I/O counts are 32-bit too */
 	bool no_io_ticks;	/* driver without io_ticks accounting */
 	double noise;		/* relative noise on bytes, e.g. 0.10 */
+	unsigned int depth_max;	/* writes in flight: 1 .. this */
 	unsigned int dt_ms;	/* sampling interval ... */
 	unsigned int jitter_ms;	/* ... +- this */
 	double io_ticks, wr_ticks, rd_ticks;	/* exact, ms */
@@ -56,6 +57,7 @@ static void model_init(struct model *m, uint64_t seed)
 	memset(m, 0, sizeof(*m));
 	m->rng = seed * 2654435761u + 1;
 	m->noise = 0.10;
+	m->depth_max = 32;
 	m->dt_ms = 100;
 	m->jitter_ms = 5;
 	m->now_ms = 1000000;
@@ -81,7 +83,7 @@ static void model_step(struct model *m, double rate, double busy,
 	for (unsigned int i = 0; i < draws; i++)
 		noise += unit_noise(&m->rng);
 	bytes = rate * write_ms / 1000.0 * (1.0 + m->noise * noise / draws);
-	depth = 1 + (unsigned int)(xorshift(&m->rng) % 32);
+	depth = 1 + (unsigned int)(xorshift(&m->rng) % m->depth_max);
 
 	m->now_ms += dt;
 	m->io_ticks += busy_ms;
@@ -293,12 +295,15 @@ static void test_idle(void)
 		"60 s idle: %.1f -> %.1f MiB/s", (double)before / MiB,
 		est_mib(&e));
 
-	/* A journal commit now and then: busy 2-20 % of an interval. */
+	/* A journal commit now and then: busy 20 % of an interval, depth 1. */
+	m.depth_max = 1;
 	for (int i = 0; i < 600; i++)
 		feed(&e, &m, 150 * MiB, (i % 50) ? 0.0 : 0.2, 0.0);
 	T_CHECK(nfswb_estimator_bandwidth(&e) == before,
 		"60 s of trickle writes: %.1f -> %.1f MiB/s",
 		(double)before / MiB, est_mib(&e));
+
+	m.depth_max = 32;
 
 	/* Busy reading, hardly writing: nothing to learn about writes. */
 	for (int i = 0; i < 100; i++)
@@ -308,6 +313,35 @@ static void test_idle(void)
 		est_mib(&e));
 	printf("%-48s %.1f MiB/s unchanged after 60 s idle, 60 s trickle, "
 	       "10 s reads\n", "idle gaps", (double)before / MiB);
+}
+
+/*
+ * nfswbd's own kicks on a device faster than the estimate: a batch at
+ * depth, done in a third of the interval.  It must teach, or a low
+ * estimate would keep the kicks too small to ever correct it.
+ */
+static void test_light_batches(void)
+{
+	struct nfswb_estimator e;
+	struct model m;
+
+	model_init(&m, 14);
+	m.depth_max = 32;
+	nfswb_estimator_init(&e, NULL);
+	for (int i = 0; i < 20; i++)
+		feed(&e, &m, 300 * MiB, 0.3, 0.0);
+	T_CHECK(within(&e, 300 * MiB, 0.10),
+		"batches at depth, 30 %% busy: %.1f MiB/s", est_mib(&e));
+
+	/* The same at depth 1 (synchronous writes) teaches nothing. */
+	model_init(&m, 15);
+	m.depth_max = 1;
+	nfswb_estimator_init(&e, NULL);
+	for (int i = 0; i < 20; i++)
+		feed(&e, &m, 300 * MiB, 0.3, 0.0);
+	T_CHECK(!e.learned && e.busy_samples == 0,
+		"depth 1, 30 %% busy taught %" PRIu64 " periods",
+		e.busy_samples);
 }
 
 /* Writes mixed with 30 % reads still teach the write rate. */
@@ -587,6 +621,7 @@ int main(void)
 	test_steps();
 	test_idle();
 	test_mixed();
+	test_light_batches();
 	test_burst();
 	test_stalls();
 	test_stuck_in_flight();
