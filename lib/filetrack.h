@@ -16,7 +16,8 @@
 struct nfswb_tracked {
 	uint64_t dev, ino;
 	int fd;			/* the fanotify event's fd, kept */
-	uint64_t first_dirty_ms;
+	uint64_t first_dirty_ms;	/* since when it has been dirty */
+	uint64_t last_dirty_ms;		/* last seen dirty */
 	uint64_t dirty_bytes;	/* at the last refresh */
 	uint64_t writeback_bytes;
 	uint64_t base_size;	/* no-cachestat fallback: size at last kick */

@@ -12,8 +12,9 @@
  *         further events while it is tracked, so a file written a
  *         thousand times costs one event, not a thousand.
  * Measure: cachestat(2) of each tracked file gives its dirty and
- *         writeback pages.  A file found clean is dropped (mark removed,
- *         fd closed); its next NFS write tracks it again.
+ *         writeback pages, refreshed round-robin within a budget per
+ *         interval.  A file that stays clean for IDLE_DROP_MS is dropped
+ *         (mark removed, fd closed); its next NFS write tracks it again.
  * Kick:   when the policy asks for kick_bytes, start writeback of the
  *         files dirtied longest ago first, SYNC_FILE_RANGE_WRITE only,
  *         through kick.h (io_uring, or a worker thread).
@@ -42,8 +43,18 @@
 #include "log.h"
 #include "mech.h"
 
-/* Files refreshed with cachestat per dirty_bytes() call, at most. */
-#define REFRESH_BUDGET		2048
+/*
+ * Each dirty_bytes() call refreshes 1/REFRESH_CALLS of the tracked files
+ * with cachestat, at least REFRESH_MIN: every file is looked at every
+ * REFRESH_CALLS intervals (2 s at the default 100 ms), and the dirty
+ * count lags by up to that for files not written through an event.  A
+ * syscall costs 1-5 us (more in VMs with PTI), so this, not the event
+ * path, is what the mechanism's CPU use scales with.
+ */
+#define REFRESH_CALLS		20
+#define REFRESH_MIN		64
+/* A file clean this long is dropped: nfsd has most likely closed it. */
+#define IDLE_DROP_MS		30000
 /* How long a process's writer verdict is trusted (pids are reused). */
 #define PID_CACHE_MS		5000
 #define PID_CACHE_SIZE		256
@@ -65,6 +76,8 @@ struct files_priv {
 	uint64_t page;
 	uint64_t dirty_sum;		/* bytes, over tracked files */
 	uint64_t writeback_sum;		/* including bytes just kicked */
+	uint64_t kicked_recent;		/* since the last dirty_bytes() */
+	char vmstat[PATH_MAX];
 	bool have_cachestat;
 	bool overflow_logged;
 	char *buf;
@@ -247,14 +260,15 @@ enum refresh_result {
 /* Refresh one file's dirty and writeback counts. */
 static enum refresh_result refresh(struct nfswb_mech_dev *d,
 				   struct files_priv *p,
-				   struct nfswb_tracked *e)
+				   struct nfswb_tracked *e, uint64_t now)
 {
+	bool was_clean = !e->dirty_bytes && !e->writeback_bytes;
 	struct nfswb_cachestat cs;
 	uint64_t dirty, wb = 0;
 	struct stat st;
 
 	/* Now and then: deleted files must not be written back. */
-	if (p->have_cachestat && !(e->refreshes++ & 7) &&
+	if (p->have_cachestat && !(e->refreshes++ & 31) &&
 	    (fstat(e->fd, &st) < 0 || st.st_nlink == 0))
 		return FILE_GONE;
 	if (p->have_cachestat) {
@@ -278,7 +292,16 @@ static enum refresh_result refresh(struct nfswb_mech_dev *d,
 	p->writeback_sum += wb - e->writeback_bytes;
 	e->dirty_bytes = dirty;
 	e->writeback_bytes = wb;
-	return dirty || wb || e->pending ? FILE_DIRTY : FILE_CLEAN;
+	if (dirty && was_clean) {
+		/* Dirty again: its data is the newest, so kicked last. */
+		e->first_dirty_ms = now;
+		nfswb_filetrack_renew(&p->t, e);
+	}
+	if (dirty || wb || e->pending) {
+		e->last_dirty_ms = now;
+		return FILE_DIRTY;
+	}
+	return FILE_CLEAN;
 }
 
 static void account_kick(struct nfswb_mech_dev *d, struct files_priv *p,
@@ -321,6 +344,7 @@ static void track(struct nfswb_mech_dev *d, struct files_priv *p, int fd,
 	e->ino = st.st_ino;
 	e->fd = fd;
 	e->first_dirty_ms = now;
+	e->last_dirty_ms = now;
 	e->base_size = p->have_cachestat ? 0 : (uint64_t)st.st_size;
 	nfswb_filetrack_add(&p->t, e);
 	set_ignore(p, e, true);
@@ -442,6 +466,7 @@ static int files_attach(struct nfswb_mech_dev *d, char *why, size_t len)
 	d->priv = p;
 	p->fan = -1;
 	p->page = (uint64_t)sysconf(_SC_PAGESIZE);
+	snprintf(p->vmstat, sizeof(p->vmstat), "%s/proc/vmstat", d->sysroot);
 	p->buf = malloc(EVENT_BUF);
 	if (!p->buf || nfswb_filetrack_init(&p->t, d->max_files) < 0) {
 		snprintf(why, len, "out of memory");
@@ -495,17 +520,56 @@ static int files_attach(struct nfswb_mech_dev *d, char *why, size_t len)
 	return 0;
 }
 
+/* The global nr_writeback in bytes, or UINT64_MAX if unreadable. */
+static uint64_t vm_writeback(const struct files_priv *p)
+{
+	unsigned long long pages;
+	uint64_t v = UINT64_MAX;
+	char line[128];
+	FILE *f;
+
+	f = fopen(p->vmstat, "re");
+	if (!f)
+		return v;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "nr_writeback %llu", &pages) == 1) {
+			v = (uint64_t)pages * p->page;
+			break;
+		}
+	fclose(f);
+	return v;
+}
+
+/*
+ * Bytes kicked and not yet written.  Per-file writeback counts are as old
+ * as their last refresh (up to REFRESH_CALLS intervals) and overstate it
+ * once the device has caught up; the kernel's own nr_writeback (global,
+ * so an upper bound for the device) plus what was kicked since the last
+ * look corrects that at the cost of one read per interval.
+ */
+static uint64_t inflight(const struct files_priv *p)
+{
+	uint64_t vm = vm_writeback(p);
+
+	if (vm != UINT64_MAX && vm + p->kicked_recent < p->writeback_sum)
+		return vm + p->kicked_recent;
+	return p->writeback_sum;
+}
+
 static uint64_t files_dirty_bytes(struct nfswb_mech_dev *d)
 {
 	struct files_priv *p = d->priv;
 	struct nfswb_tracked *e, *next;
-	unsigned int budget = REFRESH_BUDGET;
-	size_t n;
+	uint64_t now = now_ms();
+	size_t n, budget;
 
 	if (!p)
 		return 0;
 	reap(d, p);
 	n = p->t.count;
+	budget = n / REFRESH_CALLS;
+	if (budget < REFRESH_MIN)
+		budget = REFRESH_MIN;
 	/*
 	 * Round-robin from where the last call stopped, so that every file
 	 * is refreshed even when more are tracked than the budget allows.
@@ -513,16 +577,21 @@ static uint64_t files_dirty_bytes(struct nfswb_mech_dev *d)
 	e = p->cursor ? p->cursor : p->t.head;
 	while (e && budget-- && n--) {
 		next = e->next ? e->next : p->t.head;
-		switch (refresh(d, p, e)) {
+		switch (refresh(d, p, e, now)) {
 		case FILE_DIRTY:
 			break;
 		case FILE_CLEAN:
 			/*
-			 * Let its next write be an event again, then look
-			 * once more: a write in between left no event.
+			 * Clean files stay tracked, silent, and refreshed, so
+			 * that rewriting one costs no event; after a while
+			 * idle it goes.  Let its next write be an event
+			 * again, then look once more: a write in between left
+			 * no event.
 			 */
+			if (now - e->last_dirty_ms < IDLE_DROP_MS)
+				break;
 			set_ignore(p, e, false);
-			if (refresh(d, p, e) == FILE_DIRTY)
+			if (refresh(d, p, e, now) == FILE_DIRTY)
 				set_ignore(p, e, true);
 			else
 				drop(d, p, e);
@@ -534,7 +603,8 @@ static uint64_t files_dirty_bytes(struct nfswb_mech_dev *d)
 		e = next == e ? NULL : next;
 	}
 	p->cursor = e;
-	d->c.inflight_bytes = p->writeback_sum;
+	d->c.inflight_bytes = inflight(p);
+	p->kicked_recent = 0;
 	return p->dirty_sum;
 }
 
@@ -581,6 +651,7 @@ static void account_kick(struct nfswb_mech_dev *d, struct files_priv *p,
 	e->writeback_bytes += bytes;
 	p->dirty_sum -= bytes;
 	p->writeback_sum += bytes;
+	p->kicked_recent += bytes;
 	e->base_size += bytes;
 }
 
@@ -626,7 +697,7 @@ static int files_apply(struct nfswb_mech_dev *d,
 		d->c.errors++;
 		ret = -1;
 	}
-	d->c.inflight_bytes = p->writeback_sum;
+	d->c.inflight_bytes = inflight(p);
 	return ret;
 }
 
