@@ -42,10 +42,14 @@ JSON
 cp /bin/true "$work/nfswb-probe-true"
 
 # 1. -d: events land in the file, samples too, and the instance goes.
-"$report" record -d 1500 -e sched:sched_process_exec -s "$work/status.json" \
+"$report" record -d 3s -e sched:sched_process_exec -s "$work/status.json" \
 	-o "$work/rec" 2>"$work/rec.err" &
 pid=$!
-sleep 0.5
+# The header is written once the events are on.
+for _ in $(seq 100); do
+	grep -q "^# events:" "$work/rec" 2>/dev/null && break
+	sleep 0.1
+done
 for _ in 1 2 3; do "$work/nfswb-probe-true"; done
 wait $pid
 check "record -d exits 0: $(cat "$work/rec.err")" test $? = 0
