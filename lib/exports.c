@@ -545,8 +545,11 @@ static int parse_options(struct parser *ps, char *text,
 }
 
 /*
- * parse_path - read a plain or double-quoted path at *pp, decoding \ooo
- * escapes, into @out (PATH_MAX).  Leaves *pp after it.
+ * parse_path - read a path at *pp into @out (PATH_MAX), leaving *pp after
+ * it.  As exportfs(8) reads one: double quotes may enclose any part of it
+ * ("/srv/my dir" and /srv/"my dir" are the same) and \ooo escapes are
+ * decoded inside and outside them; unlike exportfs, any other backslash
+ * is an error rather than kept.
  */
 static int parse_path(struct parser *ps, char **pp, char *out)
 {
@@ -554,11 +557,7 @@ static int parse_path(struct parser *ps, char **pp, char *out)
 	size_t n = 0;
 	char *p = *pp;
 
-	if (*p == '"') {
-		quoted = true;
-		p++;
-	}
-	for (;;) {
+	for (;; p++) {
 		char c = *p;
 
 		if (!c) {
@@ -568,9 +567,12 @@ static int parse_path(struct parser *ps, char **pp, char *out)
 			}
 			break;
 		}
-		if (quoted ? c == '"' : (is_blank(c) || c == '(')) {
-			break;
+		if (c == '"') {
+			quoted = !quoted;
+			continue;
 		}
+		if (!quoted && (is_blank(c) || c == '('))
+			break;
 		if (c == '\\') {
 			unsigned int v;
 
@@ -595,16 +597,9 @@ static int parse_path(struct parser *ps, char **pp, char *out)
 			return -1;
 		}
 		out[n++] = c;
-		p++;
 	}
 	out[n] = '\0';
-	if (quoted)
-		p++;		/* the closing quote */
 	*pp = p;
-	if (quoted && *p && !is_blank(*p) && *p != '(' && *p != '#') {
-		perr(ps, "text right after the closing quote of the path");
-		return -1;
-	}
 	if (!n) {
 		perr(ps, "empty path");
 		return -1;
@@ -787,7 +782,7 @@ int nfswb_config_parse_buffer(const char *name, const char *buf, size_t len,
 		return 1;
 	}
 	while (pos < len) {
-		bool has_nul = false;
+		bool has_nul = false, quoted = false;
 		size_t n = 0;
 
 		ps.line = physical;
@@ -802,6 +797,19 @@ int nfswb_config_parse_buffer(const char *name, const char *buf, size_t len,
 					continue;
 				}
 				break;
+			}
+			if (c == '"') {
+				quoted = !quoted;
+			} else if (c == '#' && !quoted &&
+				   (n == 0 || is_blank(line[n - 1]))) {
+				/*
+				 * A comment runs to the end of its physical
+				 * line and, as in exportfs, a '\' there does
+				 * not continue it.
+				 */
+				while (pos < len && buf[pos] != '\n')
+					pos++;
+				continue;
 			}
 			if (c == '\0')
 				has_nul = true;

@@ -59,6 +59,8 @@ static const struct {
 	{ .text = "/a (mode=off)\r\n", /* CRLF */
 	  .exports = { "/a|mode=off,background_time=1s,writers=nfsd:ganesha.nfsd@1" } },
 	/* paths: quotes, octal escapes, normalisation */
+	{ .text = "/srv/\"with space\"/x (mode=files)\n",	/* as exportfs */
+	  .exports = { "/srv/with space/x|mode=files,background_time=1s,writers=nfsd:ganesha.nfsd@1" } },
 	{ .text = "\"/srv/with space\" (mode=files)\n",
 	  .exports = { "/srv/with space|mode=files,background_time=1s,writers=nfsd:ganesha.nfsd@1" } },
 	{ .text = "/srv/octal\\040space\n\"/q\\011tab\"\n",
@@ -72,8 +74,13 @@ static const struct {
 	{ .text = "# x\n/a \\\n  (mode=files,\\\n   background_time=2s)\n/b\n",
 	  .exports = { "/a|mode=files,background_time=2s,writers=nfsd:ganesha.nfsd@2",
 	    "/b|mode=auto,background_time=1s,writers=nfsd:ganesha.nfsd@5" } },
-	{ .text = "# comment \\\n/swallowed\n/c\n", /* as exports(5): joined */
-	  .exports = { "/c|mode=auto,background_time=1s,writers=nfsd:ganesha.nfsd@3" } },
+	{ .text = "# comment \\\n/not-swallowed\n/c # also \\\n/d\n", /* as exportfs */
+	  .exports = { "/not-swallowed|mode=auto,background_time=1s,writers=nfsd:ganesha.nfsd@2",
+		       "/c|mode=auto,background_time=1s,writers=nfsd:ganesha.nfsd@3",
+		       "/d|mode=auto,background_time=1s,writers=nfsd:ganesha.nfsd@4" } },
+	{ .text = "\"/a #b\" (mode=off) #c\n/e#f\n",
+	  .exports = { "/a #b|mode=off,background_time=1s,writers=nfsd:ganesha.nfsd@1",
+		       "/e#f|mode=auto,background_time=1s,writers=nfsd:ganesha.nfsd@2" } },
 	/* default lines apply to the lines after them */
 	{ .text = "/a\n-mode=files,background_time=2s\n/b\n/c (mode=kernel)\n-commit_target=5s\n/d\n",
 	  .exports = { "/a|mode=auto,background_time=1s,writers=nfsd:ganesha.nfsd@1",
@@ -148,9 +155,9 @@ static const struct {
 	  .exports = { "/a|mode=auto,background_time=1s,writers=nfsd:ganesha.nfsd@1",
 		       "/b|mode=auto,background_time=1s,writers=nfsd:ganesha.nfsd@3" },
 	  .errors = { "T:4: /a configured twice (first at T:1)" } },
-	{ .text = "\"\"\n\"/a\"b\n-\n-bogus=1\n",
-	  .exports = { NULL },
-	  .errors = { "T:1: empty path", "T:2: text right after the closing quote of the path",
+	{ .text = "\"\"\n\"/a\"\"b c\"\n-\n-bogus=1\n",
+	  .exports = { "/ab c|mode=auto,background_time=1s,writers=nfsd:ganesha.nfsd@2" },
+	  .errors = { "T:1: empty path",
 	    "T:3: '-' without default options", "T:4: unknown option 'bogus'" } },
 	/* all errors of a line and of a file, lines after continuations */
 	{ .text = "/a \\\n (mode=x,\\\n  foo=1)\n/b (mode=x)\n",
