@@ -22,7 +22,7 @@
 /* Longer lines are not ftrace events this parser knows. */
 #define LINE_MAX_LEN	4096
 /* Start events kept while waiting for their done event. */
-#define PENDING_MAX	65536
+#define PENDING_MAX	4096
 
 /* x86-64 system call numbers, for raw_syscalls. */
 #define NR_FSYNC	74

@@ -110,6 +110,8 @@ def knfsd_trace(rng, with_rpc, n_commit, n_write):
     clients = ["127.0.0.1:905", "127.0.0.1:714", "[::1]:822"]
     commits, writes, nfsd_w, nfsd_c = [], [], [], []
     per_client = {c: {"commit": [], "write": []} for c in clients}
+    per_file = {}
+    files = [rng.randrange(1 << 32) for _ in range(40)]
     wbytes, wfirst, wlast = 0, None, None
     ops = ["c"] * n_commit + ["w"] * n_write
     rng.shuffle(ops)
@@ -117,7 +119,7 @@ def knfsd_trace(rng, with_rpc, n_commit, n_write):
         client = rng.choice(clients)
         t.xid += 1
         xid = "0x%08x" % t.xid
-        fh = "0x%08x" % rng.randrange(1 << 32)
+        fh = "0x%08x" % rng.choice(files)
         off = rng.randrange(1 << 30) * 4096
         length = rng.choice([4096, 65536, 262144, 1048576, 12345])
         pid = rng.choice([71, 72, 73])
@@ -132,6 +134,8 @@ def knfsd_trace(rng, with_rpc, n_commit, n_write):
                     done)
             us = int((Decimal(done) - Decimal(start)) * 1000000)
             nfsd_w.append(us)
+            per_file.setdefault(fh, {"commit": [], "write": []})
+            per_file[fh]["write"].append(us)
             wbytes += length
             wfirst = Decimal(start) if wfirst is None else wfirst
             wlast = Decimal(done)
@@ -152,6 +156,8 @@ def knfsd_trace(rng, with_rpc, n_commit, n_write):
             t.event("nfsd", pid, "nfsd_commit_done",
                     f"xid={xid} fh_hash={fh} offset=0 len=0", done)
             nfsd_c.append(lat)
+            per_file.setdefault(fh, {"commit": [], "write": []})
+            per_file[fh]["commit"].append(lat)
             exec_us = lat + rng.randint(5, 200)
             if with_rpc:
                 t.event("nfsd", pid, "svc_stats_latency",
@@ -183,6 +189,7 @@ def knfsd_trace(rng, with_rpc, n_commit, n_write):
         "bytes": wbytes,
         "rate": float(wbytes / (wlast - wfirst)) if nfsd_w else None,
         "per_client": per_client,
+        "per_file": per_file,
     }
     return t, exp
 
@@ -310,6 +317,16 @@ def main():
                 expected(exp["commit"]))
     compare_lat("write pairs", got["write_latency_us"], expected(exp["write"]))
     check(got["unmatched_events"] == 0, "no unmatched pairs")
+    rc, out, err = run(report, "summary", "--json", "--by", "file", path2)
+    groups = {g["name"]: g for g in json.loads(out)["groups"]}
+    want = {"fh_hash=" + fh: e for fh, e in exp["per_file"].items()}
+    check(set(groups) == set(want), f"files {len(groups)} != {len(want)}")
+    for name, e in list(want.items())[:50]:
+        if name in groups:
+            compare_lat(f"commit[{name}]", groups[name]["commit_latency_us"],
+                        expected(e["commit"]))
+            compare_lat(f"write[{name}]", groups[name]["write_latency_us"],
+                        expected(e["write"]))
 
     # 5. Ganesha's fsyncs.
     t, lat = ganesha_trace(rng, 500)

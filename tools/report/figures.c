@@ -49,34 +49,73 @@ void report_figures_free(struct report_figures *f)
 	for (size_t i = 0; i < f->ngroups; i++)
 		group_free(&f->groups[i]);
 	free(f->groups);
+	free(f->index);
 	nfswb_trace_free(&f->trace);
 	memset(f, 0, sizeof(*f));
 }
 
-static struct report_group *find_group(struct report_figures *f,
-				       const struct nfswb_trace_op *op)
+/* What a group is keyed by: 0 for "unknown", else client + 1 or fh_hash. */
+static uint64_t group_key(const struct report_figures *f,
+			  const struct nfswb_trace_op *op)
+{
+	if (f->by == REPORT_BY_CLIENT)
+		return op->client >= 0 ? (uint64_t)op->client + 1 : 0;
+	return op->has_fh ? (UINT64_C(1) << 32) | op->fh_hash : 0;
+}
+
+static size_t slot_of(uint64_t key, size_t cap)
+{
+	/* Fibonacci hashing; cap is a power of two. */
+	return (size_t)((key * UINT64_C(0x9e3779b97f4a7c15)) >> 32) &
+	       (cap - 1);
+}
+
+/* Open addressing from key to group index, doubled at half full. */
+static int index_grow(struct report_figures *f)
+{
+	size_t cap = f->index_cap ? f->index_cap * 2 : 64;
+	struct report_index_slot *slots = calloc(cap, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (size_t i = 0; i < f->index_cap; i++) {
+		size_t j;
+
+		if (!f->index[i].used)
+			continue;
+		for (j = slot_of(f->index[i].key, cap); slots[j].used;
+		     j = (j + 1) & (cap - 1))
+			;
+		slots[j] = f->index[i];
+	}
+	free(f->index);
+	f->index = slots;
+	f->index_cap = cap;
+	return 0;
+}
+
+static struct report_group *new_group(struct report_figures *f,
+				      const struct nfswb_trace_op *op)
 {
 	char name[NFSWB_TRACE_ADDR_LEN + 16];
 	struct report_group *g;
 
-	if (f->by == REPORT_BY_NONE)
-		return NULL;
-	if (f->by == REPORT_BY_CLIENT)
+	if (f->ngroups == f->groups_cap) {
+		size_t cap = f->groups_cap ? f->groups_cap * 2 : 16;
+
+		g = realloc(f->groups, cap * sizeof(*g));
+		if (!g)
+			return NULL;
+		f->groups = g;
+		f->groups_cap = cap;
+	}
+	if (f->by == REPORT_BY_CLIENT && op->client >= 0)
 		snprintf(name, sizeof(name), "%s",
-			 op->client >= 0 ? f->trace.clients[op->client] :
-					   "unknown");
-	else if (op->has_fh)
+			 f->trace.clients[op->client]);
+	else if (f->by == REPORT_BY_FILE && op->has_fh)
 		snprintf(name, sizeof(name), "fh_hash=0x%08x", op->fh_hash);
 	else
 		snprintf(name, sizeof(name), "unknown");
-
-	for (size_t i = 0; i < f->ngroups; i++)
-		if (!strcmp(f->groups[i].name, name))
-			return &f->groups[i];
-	g = realloc(f->groups, (f->ngroups + 1) * sizeof(*g));
-	if (!g)
-		return NULL;
-	f->groups = g;
 	g = &f->groups[f->ngroups];
 	memset(g, 0, sizeof(*g));
 	g->name = strdup(name);
@@ -84,6 +123,28 @@ static struct report_group *find_group(struct report_figures *f,
 		return NULL;
 	f->ngroups++;
 	return g;
+}
+
+static struct report_group *find_group(struct report_figures *f,
+				       const struct nfswb_trace_op *op)
+{
+	uint64_t key;
+	size_t j;
+
+	if (f->by == REPORT_BY_NONE)
+		return NULL;
+	if (2 * (f->ngroups + 1) > f->index_cap && index_grow(f))
+		return NULL;
+	key = group_key(f, op);
+	for (j = slot_of(key, f->index_cap); f->index[j].used;
+	     j = (j + 1) & (f->index_cap - 1))
+		if (f->index[j].key == key)
+			return &f->groups[f->index[j].group];
+	if (!new_group(f, op))
+		return NULL;
+	f->index[j] = (struct report_index_slot){ .used = true, .key = key,
+						  .group = f->ngroups - 1 };
+	return &f->groups[f->ngroups - 1];
 }
 
 static int add_latencies(struct report_figures *f,

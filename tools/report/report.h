@@ -49,13 +49,21 @@ struct report_group {
 	double write_first, write_last;		/* start/end, seconds */
 };
 
+struct report_index_slot {
+	bool used;
+	uint64_t key;
+	size_t group;
+};
+
 struct report_figures {
 	struct nfswb_trace trace;
 	enum nfswb_commit_source commit_src;
 	bool write_rpc;
 	struct report_group all;
 	struct report_group *groups;
-	size_t ngroups;
+	size_t ngroups, groups_cap;
+	struct report_index_slot *index;	/* group key -> groups[] */
+	size_t index_cap;
 	enum report_by by;
 };
 
