@@ -16,18 +16,6 @@
 #include "log.h"
 #include "nfswbd.h"
 
-/**
- * nfswbd_acting_available - can this build change kernel state at all?
- * @why: the reason when not
- * @len: size of @why
- */
-bool nfswbd_acting_available(char *why, size_t len)
-{
-	snprintf(why, len,
-		 "this build cannot act yet: the writeback mechanisms are not implemented; run with --dry-run");
-	return false;
-}
-
 static void slot_init(struct nfswbd_mech_slot *slot,
 		      const struct nfswb_mech *m, const struct nfswbd_table *t,
 		      struct nfswbd_dev *d, const char *sysroot)
@@ -101,22 +89,24 @@ static void dev_attach(struct nfswbd_table *t, struct nfswbd_dev *d,
  * @restore: the journal every change goes through
  *
  * A mechanism that fails to attach is logged and left out; the other
- * devices still work.  Returns the number of mechanisms attached.
+ * devices still work.  Returns the number of mechanisms attached, or -1
+ * when devices needed mechanisms and not one attached.
  */
 int nfswbd_table_attach(struct nfswbd_table *t, const char *sysroot,
 			struct nfswb_restore *restore)
 {
-	int n = 0;
+	int n = 0, wanted = 0;
 
 	t->restore = restore;
 	for (size_t i = 0; i < t->ndevs; i++) {
 		struct nfswbd_dev *d = &t->devs[i];
 
 		dev_attach(t, d, sysroot);
+		wanted += d->nmechs;
 		for (unsigned int k = 0; k < d->nmechs; k++)
 			n += d->mechs[k].attached;
 	}
-	return n;
+	return wanted && !n ? -1 : n;
 }
 
 static void dev_detach(struct nfswbd_dev *d)

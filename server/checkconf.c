@@ -92,10 +92,12 @@ int nfswbd_check_config(const struct nfswbd_cmdline *cl)
 		if (!s.exports_file)
 			goto out;
 	}
-	if (nfswbd_table_build(&s, &defaults, &t, &diag) < 0 || diag.count)
+	if (nfswbd_table_build(&s, &defaults, &t, &diag) < 0 || nfswb_diag_errors(&diag))
 		goto out;
 
-	nfswbd_etab_warn(s.sysroot, &t.cfg, print_warning, stderr);
+	if (!nfswbd_etab_warn(s.sysroot, &t.cfg, print_warning, stderr))
+		fprintf(stderr,
+			"nfswbd: note: knfsd is not running; exports not checked against its table\n");
 	if (!t.cfg.count)
 		fprintf(stderr, "nfswbd: no exports configured in %s%s%s\n",
 			s.exports_file, s.exports_dir ? " or " : "",

@@ -20,10 +20,12 @@
 
 #define SECTION "nfswbd"
 
-static char *xstrdup_or_null(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
+/* [nfswbd] keys of the daemon itself; export option keys come on top. */
+static const char *const daemon_keys[] = {
+	"exports-file", "exports-dir", "state-dir", "interval",
+	"status-interval", "max-files", "io-uring", "verbosity", "verbose",
+	NULL
+};
 
 static const char *conf_get(const struct nfswb_nfsconf *nc, const char *tag)
 {
@@ -47,8 +49,8 @@ static int conf_duration(const struct nfswb_nfsconf *nc, const char *file,
 }
 
 static int conf_uint(const struct nfswb_nfsconf *nc, const char *file,
-		     const char *tag, unsigned int *out,
-		     struct nfswb_diag *diag)
+		     const char *tag, unsigned int min, unsigned int max,
+		     unsigned int *out, struct nfswb_diag *diag)
 {
 	const char *v = conf_get(nc, tag);
 	unsigned long n;
@@ -58,10 +60,10 @@ static int conf_uint(const struct nfswb_nfsconf *nc, const char *file,
 		return 0;
 	errno = 0;
 	n = strtoul(v, &end, 10);
-	if (errno || end == v || *end || n == 0 || n > 1u << 24) {
+	if (errno || end == v || *end || n < min || n > max) {
 		nfswb_diag_add(diag, file, 0,
-			       "[%s] %s = %s: expected a count from 1 to %u",
-			       SECTION, tag, v, 1u << 24);
+			       "[%s] %s = %s: expected a number from %u to %u",
+			       SECTION, tag, v, min, max);
 		return -1;
 	}
 	*out = n;
@@ -94,9 +96,9 @@ int nfswbd_settings_load(const struct nfswbd_cmdline *cl,
 			 struct nfswb_diag *diag)
 {
 	struct nfswb_nfsconf *nc = NULL;
-	const char *conf_file;
-	const char *v;
-	size_t errors = diag->count;
+	const char *conf_file, *file, *dir;
+	size_t errors = nfswb_diag_errors(diag);
+	unsigned int verbosity = 0;
 
 	memset(s, 0, sizeof(*s));
 	nfswb_export_opts_default(defaults);
@@ -109,24 +111,35 @@ int nfswbd_settings_load(const struct nfswbd_cmdline *cl,
 	 */
 	if (nfswb_nfsconf_load(conf_file, &nc, diag) < 0)
 		nc = NULL;
-	if (nc)
+	if (nc) {
 		nfswb_nfsconf_daemon_defaults(nc, conf_file, defaults, diag);
+		nfswb_nfsconf_check_keys(nc, SECTION, daemon_keys, diag);
+	}
 
-	/* Exports: with -c only that file, unless --exports-dir says more. */
+	/*
+	 * Exports: -c names the only file (it must exist) unless
+	 * --exports-dir adds a directory; nfs.conf's exports-file and
+	 * exports-dir replace the built-in pair.
+	 */
+	file = conf_get(nc, "exports-file");
+	dir = conf_get(nc, "exports-dir");
 	if (cl->exports_file) {
 		s->exports_file = strdup(cl->exports_file);
 		s->exports_required = true;
-		s->exports_dir = xstrdup_or_null(cl->exports_dir);
+		dir = cl->exports_dir;
 	} else {
-		s->exports_file = strdup(NFSWB_EXPORTS_FILE);
-		s->exports_required = false;
-		s->exports_dir = strdup(cl->exports_dir_given ?
-					cl->exports_dir : NFSWB_EXPORTS_DIR);
+		s->exports_file = strdup(file ? file : NFSWB_EXPORTS_FILE);
+		s->exports_required = file != NULL;
+		if (cl->exports_dir_given)
+			dir = cl->exports_dir;
+		else if (!dir)
+			dir = NFSWB_EXPORTS_DIR;
 	}
+	s->exports_dir = dir ? strdup(dir) : NULL;
 
-	v = conf_get(nc, "state-dir");
+	file = conf_get(nc, "state-dir");
 	s->state_dir = strdup(cl->state_dir ? cl->state_dir :
-			      v ? v : NFSWB_STATEDIR);
+			      file ? file : NFSWB_STATEDIR);
 	s->sysroot = strdup(cl->sysroot ? cl->sysroot : "");
 
 	s->interval_ms = NFSWBD_DEFAULT_INTERVAL_MS;
@@ -139,27 +152,34 @@ int nfswbd_settings_load(const struct nfswbd_cmdline *cl,
 		check_interval(s->interval_ms, conf_file,
 			       "[" SECTION "] interval", diag);
 	}
+	s->status_ms = NFSWBD_STATUS_PERIOD_MS;
+	if (conf_duration(nc, conf_file, "status-interval", &s->status_ms,
+			  diag) == 0 && !s->status_ms)
+		nfswb_diag_add(diag, conf_file, 0,
+			       "[" SECTION "] status-interval must not be 0");
 
 	s->max_files = NFSWBD_DEFAULT_MAX_FILES;
-	conf_uint(nc, conf_file, "max-files", &s->max_files, diag);
+	conf_uint(nc, conf_file, "max-files", 1, 1u << 24, &s->max_files,
+		  diag);
 	s->use_io_uring = nc ? nfswb_nfsconf_get_bool(nc, SECTION, "io-uring",
 						      true) : true;
 
-	s->verbose = cl->verbose;
-	if (!s->verbose && nc && nfswb_nfsconf_get_bool(nc, SECTION, "verbose",
-							false))
-		s->verbose = 1;
+	/* As nfs-utils daemons: "verbosity" counts, "verbose" is a flag. */
+	if (conf_get(nc, "verbosity"))
+		conf_uint(nc, conf_file, "verbosity", 0, 2, &verbosity,
+			  diag);
+	else if (nc && nfswb_nfsconf_get_bool(nc, SECTION, "verbose", false))
+		verbosity = 1;
+	s->verbose = cl->verbose ? cl->verbose : (int)verbosity;
 	s->foreground = cl->foreground;
 	s->dry_run = cl->dry_run;
 	s->once = cl->once;
 
 	if (!s->nfs_conf || !s->exports_file || !s->state_dir ||
-	    !s->sysroot || (s->exports_dir == NULL &&
-			    (cl->exports_dir || !cl->exports_file)))
+	    !s->sysroot || (dir && !s->exports_dir))
 		nfswb_diag_add(diag, "nfswbd", 0, "out of memory");
-	if (nc)
-		nfswb_nfsconf_free(nc);
-	return diag->count > errors ? -1 : 0;
+	nfswb_nfsconf_free(nc);
+	return nfswb_diag_errors(diag) > errors ? -1 : 0;
 }
 
 void nfswbd_settings_free(struct nfswbd_settings *s)

@@ -150,7 +150,7 @@ int nfswbd_table_build(const struct nfswbd_settings *s,
 		       const struct nfswb_export_opts *defaults,
 		       struct nfswbd_table *t, struct nfswb_diag *diag)
 {
-	size_t errors = diag->count;
+	size_t errors = nfswb_diag_errors(diag);
 
 	memset(t, 0, sizeof(*t));
 	t->defaults = *defaults;
@@ -202,9 +202,7 @@ int nfswbd_table_build(const struct nfswbd_settings *s,
 			goto fail;
 		}
 	}
-	if (diag->count > errors)
-		goto fail;
-
+	/* Also for devices beside a broken export: report every error. */
 	for (size_t i = 0; i < t->ndevs; i++) {
 		struct nfswbd_dev *d = &t->devs[i];
 		struct nfswb_estimator_params p = {
@@ -216,7 +214,7 @@ int nfswbd_table_build(const struct nfswbd_settings *s,
 		dev_resolve_mode(s->sysroot, d, diag);
 		nfswb_estimator_init(&d->est, &p);
 	}
-	if (diag->count > errors)
+	if (nfswb_diag_errors(diag) > errors)
 		goto fail;
 	return 0;
 fail:
@@ -229,26 +227,31 @@ fail:
  * @next: the table about to take over
  * @prev: the table in force
  *
- * A device that stays keeps its estimator window (with the new clamps),
- * so a reload does not send it back to the cold-start estimate.
+ * A device that stays keeps its bandwidth estimate, so a reload does not
+ * send it back to the cold-start value; if its bandwidth options changed
+ * the estimate restarts cold (the old one was clamped differently), but
+ * the last sample stays the baseline so the next interval still counts.
  */
 void nfswbd_table_adopt_state(struct nfswbd_table *next,
 			      const struct nfswbd_table *prev)
 {
 	for (size_t i = 0; i < next->ndevs; i++) {
 		struct nfswbd_dev *d = &next->devs[i];
-		struct nfswb_estimator_params p = d->est.p;
 
 		for (size_t j = 0; j < prev->ndevs; j++) {
 			const struct nfswbd_dev *o = &prev->devs[j];
 
 			if (strcmp(o->id.bdi, d->id.bdi))
 				continue;
-			if (p.fixed_bw == o->est.p.fixed_bw) {
+			if (!memcmp(&o->est.p, &d->est.p, sizeof(d->est.p))) {
 				d->est = o->est;
-				d->est.p = p;
+			} else {
+				d->est.have_prev = o->est.have_prev;
+				d->est.prev = o->est.prev;
+				d->est.prev_ms = o->est.prev_ms;
 			}
 			d->stat_ok = o->stat_ok;
+			d->dry_cap = o->dry_cap;
 			break;
 		}
 	}
@@ -265,6 +268,23 @@ void nfswbd_table_free(struct nfswbd_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
+/* knfsd serves when its nfsd filesystem is mounted with threads started. */
+static bool knfsd_running(const char *sysroot)
+{
+	char path[512];
+	unsigned int threads = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/proc/fs/nfsd/threads", sysroot);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (fscanf(f, "%u", &threads) != 1)
+		threads = 0;
+	fclose(f);
+	return threads > 0;
+}
+
 /**
  * nfswbd_etab_warn - compare the configuration with knfsd's export table.
  * @sysroot: prefix for /proc and /var/lib/nfs
@@ -272,23 +292,25 @@ void nfswbd_table_free(struct nfswbd_table *t)
  * @warn: called with a sentence for each export COMMIT will not benefit
  * @arg: passed to @warn
  *
- * Nothing is reported when knfsd is not running (no table to compare).
- * These are warnings: NFS-Ganesha exports are not in knfsd's table.
+ * Only while knfsd runs: otherwise its tables say nothing (and the server
+ * may be NFS-Ganesha, whose exports are not in them).  A configured path
+ * counts as exported when it is, or lies below, a knfsd export.
+ * Returns true when the comparison was made.
  */
-void nfswbd_etab_warn(const char *sysroot, const struct nfswb_config *cfg,
+bool nfswbd_etab_warn(const char *sysroot, const struct nfswb_config *cfg,
 		      void (*warn)(const struct nfswb_export *e,
 				   const char *msg, void *arg),
 		      void *arg)
 {
 	struct nfswb_etab etab = { 0 };
 
-	if (nfswb_etab_load(sysroot, &etab) < 0)
-		return;
+	if (!knfsd_running(sysroot) || nfswb_etab_load(sysroot, &etab) < 0)
+		return false;
 	for (size_t i = 0; i < cfg->count; i++) {
 		const struct nfswb_export *e = &cfg->exports[i];
 		const struct nfswb_knfsd_export *k;
 
-		k = nfswb_etab_find(&etab, e->path);
+		k = nfswb_etab_covering(&etab, e->path);
 		if (!k)
 			warn(e, "is not exported by knfsd", arg);
 		else if (k->async)
@@ -296,4 +318,5 @@ void nfswbd_etab_warn(const char *sysroot, const struct nfswb_config *cfg,
 			     arg);
 	}
 	nfswb_etab_free(&etab);
+	return true;
 }

@@ -227,7 +227,7 @@ static void reload(struct loop *l)
 		for (size_t i = 0; i < diag.count; i++)
 			xlog(L_ERROR, "%s", diag.msgs[i]);
 		xlog(L_ERROR, "reload failed with %zu error(s); the previous configuration stays in force",
-		     diag.count);
+		     nfswb_diag_errors(&diag));
 		nfswbd_settings_free(&ns);
 		nfswb_diag_clear(&diag);
 		return;
@@ -296,7 +296,7 @@ static void on_timer(struct loop *l)
 		return;
 	}
 	if (!l->last_status_ms ||
-	    now - l->last_status_ms >= NFSWBD_STATUS_PERIOD_MS) {
+	    now - l->last_status_ms >= l->s->status_ms) {
 		nfswbd_status_write(l->s, l->t, now);
 		l->last_status_ms = now;
 	}

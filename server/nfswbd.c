@@ -1,11 +1,355 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* nfswbd - placeholder main until the daemon lands (issue 2). */
+/*
+ * nfswbd - start writeback of NFS-written data early, per exported device.
+ *
+ * This file: the command line, the pid file, daemonising, and the order
+ * of start-up and shutdown.  See nfswbd(8).
+ */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-int main(void)
+#include "log.h"
+#include "nfswbd.h"
+#include "restore.h"
+#include "units.h"
+
+enum {
+	OPT_NFS_CONF = 256,
+	OPT_EXPORTS_DIR,
+	OPT_STATE_DIR,
+	OPT_DRY_RUN,
+	OPT_ONCE,
+	OPT_CHECK_CONFIG,
+	OPT_SYSROOT,
+	OPT_INTERVAL,
+};
+
+static const struct option long_options[] = {
+	{ "foreground",	  no_argument,	     NULL, 'F' },
+	{ "config",	  required_argument, NULL, 'c' },
+	{ "nfs-conf",	  required_argument, NULL, OPT_NFS_CONF },
+	{ "exports-dir",  required_argument, NULL, OPT_EXPORTS_DIR },
+	{ "state-dir",	  required_argument, NULL, OPT_STATE_DIR },
+	{ "dry-run",	  no_argument,	     NULL, OPT_DRY_RUN },
+	{ "once",	  no_argument,	     NULL, OPT_ONCE },
+	{ "check-config", no_argument,	     NULL, OPT_CHECK_CONFIG },
+	{ "interval",	  required_argument, NULL, OPT_INTERVAL },
+	{ "sysroot",	  required_argument, NULL, OPT_SYSROOT },
+	{ "verbose",	  no_argument,	     NULL, 'v' },
+	{ "help",	  no_argument,	     NULL, 'h' },
+	{ "version",	  no_argument,	     NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static void usage(FILE *out)
 {
-	fputs("nfswbd: not built yet\n", stderr);
-	return 1;
+	fprintf(out,
+"Usage: nfswbd [options]\n"
+"Start writeback of NFS-written data early, per exported device.\n"
+"\n"
+"  -F, --foreground       do not daemonise; log to stderr\n"
+"  -c, --config FILE      exports file (default %s and %s/*.exports)\n"
+"      --exports-dir DIR  also read DIR/*.exports (with -c)\n"
+"      --nfs-conf FILE    nfs.conf with an [nfswbd] section (default %s)\n"
+"      --state-dir DIR    pid file, status.json, restore journal (default %s)\n"
+"      --interval TIME    sampling interval (default %ums)\n"
+"      --dry-run          sample, estimate and log decisions; change nothing\n"
+"      --once             run one interval and exit (implies -F)\n"
+"      --check-config     validate, print every export's effective setting\n"
+"  -v, --verbose          more log messages (twice: debug)\n"
+"  -h, --help             this text\n"
+"  -V, --version          print the version\n",
+		NFSWB_EXPORTS_FILE, NFSWB_EXPORTS_DIR, NFSWB_NFS_CONF,
+		NFSWB_STATEDIR, NFSWBD_DEFAULT_INTERVAL_MS);
+}
+
+/* Before daemon() changes to /: relative names would stop working. */
+static int make_absolute(const char **p, char **owned)
+{
+	char cwd[PATH_MAX];
+	size_t len;
+
+	if (!*p || (*p)[0] == '/' || !(*p)[0])
+		return 0;
+	if (!getcwd(cwd, sizeof(cwd)))
+		return -1;
+	len = strlen(cwd) + strlen(*p) + 2;
+	*owned = malloc(len);
+	if (!*owned)
+		return -1;
+	snprintf(*owned, len, "%s/%s", cwd, *p);
+	*p = *owned;
+	return 0;
+}
+
+static int mkdir_p(const char *dir)
+{
+	char buf[PATH_MAX];
+	size_t len = strlen(dir);
+
+	if (len >= sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(buf, dir, len + 1);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+/*
+ * The pid file is held with flock(2): the kernel drops the lock however
+ * the holder dies, so a file left by a crash never blocks a restart, and
+ * a live daemon is never mistaken for a stale one.
+ */
+static int pidfile_lock(const char *state_dir, char *path, size_t len)
+{
+	char other[32] = "";
+	ssize_t n;
+	int fd;
+
+	snprintf(path, len, "%s/nfswbd.pid", state_dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "nfswbd: cannot open %s: %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		n = pread(fd, other, sizeof(other) - 1, 0);
+		if (n > 0)
+			other[strcspn(other, "\n")] = '\0';
+		fprintf(stderr,
+			"nfswbd: another nfswbd (pid %s) is running with state directory %s\n",
+			other[0] ? other : "unknown", state_dir);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int pidfile_write(int fd)
+{
+	char buf[32];
+	int len = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+
+	if (ftruncate(fd, 0) < 0 || pwrite(fd, buf, len, 0) != len)
+		return -1;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct nfswbd_cmdline *cl)
+{
+	const char *why;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "Fc:vhV", long_options,
+				NULL)) != -1) {
+		switch (c) {
+		case 'F':
+			cl->foreground = true;
+			break;
+		case 'c':
+			cl->exports_file = optarg;
+			break;
+		case OPT_NFS_CONF:
+			cl->nfs_conf = optarg;
+			break;
+		case OPT_EXPORTS_DIR:
+			cl->exports_dir = optarg;
+			cl->exports_dir_given = true;
+			break;
+		case OPT_STATE_DIR:
+			cl->state_dir = optarg;
+			break;
+		case OPT_DRY_RUN:
+			cl->dry_run = true;
+			break;
+		case OPT_ONCE:
+			cl->once = true;
+			break;
+		case OPT_CHECK_CONFIG:
+			cl->check_config = true;
+			break;
+		case OPT_SYSROOT:
+			cl->sysroot = optarg;
+			break;
+		case OPT_INTERVAL:
+			if (nfswb_parse_duration_ms(optarg, &cl->interval_ms,
+						    &why) < 0) {
+				fprintf(stderr, "nfswbd: --interval %s: %s\n",
+					optarg, why);
+				return -1;
+			}
+			if (!cl->interval_ms) {
+				fprintf(stderr, "nfswbd: --interval must not be 0\n");
+				return -1;
+			}
+			break;
+		case 'v':
+			cl->verbose++;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		case 'V':
+			printf("nfswbd %s\n", PACKAGE_VERSION);
+			exit(0);
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "nfswbd: unexpected argument '%s'\n",
+			argv[optind]);
+		usage(stderr);
+		return -1;
+	}
+	return 0;
+}
+
+static void log_export_warning(const struct nfswb_export *e, const char *msg,
+			       void *arg)
+{
+	(void)arg;
+	xlog(L_WARNING, "%s:%u: %s %s", e->file, e->line, e->path, msg);
+}
+
+int main(int argc, char **argv)
+{
+	struct nfswbd_cmdline cl = { 0 };
+	struct nfswbd_settings s = { 0 };
+	struct nfswbd_table t = { 0 };
+	struct nfswb_export_opts defaults;
+	struct nfswb_diag diag = { 0 };
+	struct nfswb_restore *restore = NULL;
+	char *owned[5] = { NULL };
+	char pidpath[PATH_MAX + 16], why[256];
+	int pidfd = -1, ret = 1;
+
+	if (parse_args(argc, argv, &cl) < 0)
+		return 1;
+	nfswb_log_init("nfswbd", false);
+	nfswb_log_set_level(cl.verbose >= 2 ? L_DEBUG :
+			    cl.verbose ? L_INFO : L_NOTICE);
+
+	if (cl.check_config)
+		return nfswbd_check_config(&cl);
+
+	if (cl.once)
+		cl.foreground = true;
+	if (!cl.foreground &&
+	    (make_absolute(&cl.exports_file, &owned[0]) < 0 ||
+	     make_absolute(&cl.exports_dir, &owned[1]) < 0 ||
+	     make_absolute(&cl.nfs_conf, &owned[2]) < 0 ||
+	     make_absolute(&cl.state_dir, &owned[3]) < 0 ||
+	     make_absolute(&cl.sysroot, &owned[4]) < 0)) {
+		fprintf(stderr, "nfswbd: %s\n", strerror(errno));
+		goto out;
+	}
+
+	if (nfswbd_settings_load(&cl, &s, &defaults, &diag) < 0 ||
+	    nfswbd_table_build(&s, &defaults, &t, &diag) < 0) {
+		nfswb_diag_print(&diag, stderr);
+		fprintf(stderr, "nfswbd: %zu error(s); not starting\n",
+			nfswb_diag_errors(&diag));
+		goto out;
+	}
+	if (s.verbose > cl.verbose)
+		nfswb_log_set_level(s.verbose >= 2 ? L_DEBUG : L_INFO);
+	nfswbd_etab_warn(s.sysroot, &t.cfg, log_export_warning, NULL);
+	if (!t.cfg.count)
+		xlog(L_WARNING, "no exports configured in %s%s%s",
+		     s.exports_file, s.exports_dir ? " or " : "",
+		     s.exports_dir ? s.exports_dir : "");
+
+	if (mkdir_p(s.state_dir) < 0) {
+		fprintf(stderr, "nfswbd: cannot create %s: %s\n", s.state_dir,
+			strerror(errno));
+		goto out;
+	}
+	pidfd = pidfile_lock(s.state_dir, pidpath, sizeof(pidpath));
+	if (pidfd < 0)
+		goto out;
+
+	signal(SIGPIPE, SIG_IGN);
+	if (!s.foreground) {
+		if (daemon(0, 0) < 0) {
+			fprintf(stderr, "nfswbd: daemon: %s\n", strerror(errno));
+			goto out_pid;
+		}
+		nfswb_log_init("nfswbd", true);
+	}
+	if (pidfile_write(pidfd) < 0) {
+		xlog(L_ERROR, "cannot write %s: %m", pidpath);
+		goto out_pid;
+	}
+
+	/*
+	 * Journal first: it puts back whatever a killed predecessor left
+	 * changed, before any mechanism records the current values as the
+	 * originals.
+	 */
+	if (!s.dry_run) {
+		if (nfswb_restore_open(s.state_dir, &restore, why,
+				       sizeof(why)) < 0) {
+			xlog(L_ERROR, "%s", why);
+			goto out_pid;
+		}
+		if (nfswbd_table_attach(&t, s.sysroot, restore) < 0) {
+			xlog(L_ERROR, "no writeback mechanism could attach; exiting");
+			goto out_restore;
+		}
+	}
+
+	xlog(L_NOTICE, "started%s: %zu export(s) on %zu device(s), interval %" PRIu64 "ms",
+	     s.dry_run ? " (dry run: acting on nothing)" : "", t.cfg.count,
+	     t.ndevs, t.interval_ms);
+	ret = nfswbd_run(&s, &cl, &t);
+
+out_restore:
+	if (restore) {
+		nfswbd_table_detach(&t);
+		if (nfswb_restore_all(restore) < 0)
+			ret = 1;
+		nfswb_restore_close(restore);
+	}
+	if (!s.once) {
+		char status[PATH_MAX + 16];
+
+		snprintf(status, sizeof(status), "%s/status.json",
+			 s.state_dir);
+		unlink(status);
+	}
+out_pid:
+	unlink(pidpath);
+	close(pidfd);
+out:
+	nfswb_diag_clear(&diag);
+	nfswbd_table_free(&t);
+	nfswbd_settings_free(&s);
+	for (size_t i = 0; i < sizeof(owned) / sizeof(owned[0]); i++)
+		free(owned[i]);
+	return ret;
 }

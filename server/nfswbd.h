@@ -40,6 +40,7 @@ struct nfswbd_settings {
 	const char *state_dir;
 	const char *sysroot;		/* "" on a live system */
 	uint64_t interval_ms;
+	uint64_t status_ms;		/* status.json period */
 	unsigned int max_files;		/* files mode LRU size per device */
 	bool use_io_uring;
 	bool foreground;
@@ -138,13 +139,12 @@ int nfswbd_table_build(const struct nfswbd_settings *s,
 void nfswbd_table_adopt_state(struct nfswbd_table *next,
 			      const struct nfswbd_table *prev);
 void nfswbd_table_free(struct nfswbd_table *t);
-void nfswbd_etab_warn(const char *sysroot, const struct nfswb_config *cfg,
+bool nfswbd_etab_warn(const char *sysroot, const struct nfswb_config *cfg,
 		      void (*warn)(const struct nfswb_export *e,
 				   const char *msg, void *arg),
 		      void *arg);
 
 /* acting.c */
-bool nfswbd_acting_available(char *why, size_t len);
 int nfswbd_table_attach(struct nfswbd_table *t, const char *sysroot,
 			struct nfswb_restore *restore);
 void nfswbd_table_switch(struct nfswbd_table *cur, struct nfswbd_table *next,

@@ -22,9 +22,20 @@ skip() {
 WORK=$(mktemp -d /var/tmp/nfswbd-test.XXXXXX) || skip "cannot create a directory in /var/tmp"
 PIDS=
 cleanup() {
+	local p i
+	# SIGTERM first: a daemon that acted puts the kernel settings back.
 	for p in $PIDS; do
+		kill -TERM "$p" 2>/dev/null || continue
+		for i in $(seq 40); do
+			kill -0 "$p" 2>/dev/null || break
+			sleep 0.05
+		done
 		kill -KILL "$p" 2>/dev/null
 	done
+	# A test that set up more (a loop device) defines extra_cleanup.
+	if declare -F extra_cleanup >/dev/null; then
+		extra_cleanup
+	fi
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
@@ -51,13 +62,15 @@ wait_for() {
 	return 0
 }
 
+command -v jq >/dev/null || skip "needs jq"
+
 json_valid() {
-	python3 -m json.tool "$1" >/dev/null 2>&1
+	jq -e . "$1" >/dev/null 2>&1
 }
 
-# json_get FILE EXPR: evaluate a Python expression on the document "d".
+# json_get FILE FILTER: one jq filter's result, compact, strings raw.
 json_get() {
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+	jq -r -c "$2" "$1"
 }
 
 mkdir -p "$WORK/export1" "$WORK/export2"

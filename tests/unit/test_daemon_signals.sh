@@ -13,10 +13,10 @@ log="$WORK/log"
 echo "$WORK/export1  (background_time=1s)" > "$conf"
 
 exports_are() {
-	[ "$(json_get "$st" 'd["devices"][0]["exports"]')" = "$1" ]
+	[ "$(json_get "$st" '.devices[0].exports')" = "$1" ]
 }
 status_newer_than() {
-	[ "$(json_get "$st" 'd["monotonic_ms"]')" -gt "$1" ]
+	[ "$(json_get "$st" '.monotonic_ms')" -gt "$1" ]
 }
 
 "$NFSWBD" -F --dry-run -c "$conf" --nfs-conf "$NFS_CONF" \
@@ -25,9 +25,9 @@ pid=$!
 PIDS=$pid
 
 wait_for 2 json_valid "$st" || fail "no valid status.json within 2 s: $(cat "$log")"
-[ "$(json_get "$st" 'd["pid"]')" = $pid ] || fail "status pid"
+[ "$(json_get "$st" '.pid')" = $pid ] || fail "status pid"
 [ "$(cat "$state/nfswbd.pid")" = $pid ] || fail "pid file"
-exports_are "['$WORK/export1']" || fail "status exports before reload"
+exports_are "[\"$WORK/export1\"]" || fail "status exports before reload"
 
 # A second daemon on the same state directory must not start.
 timeout 10 "$NFSWBD" -F --dry-run -c "$conf" --nfs-conf "$NFS_CONF" \
@@ -42,17 +42,17 @@ printf '%s\n' "$WORK/export2  (background_time=never)" > "$conf"
 kill -HUP $pid
 wait_for 3 grep -q "reload failed" "$log" || fail "no 'reload failed' in the log: $(cat "$log")"
 grep -q "$conf:1: " "$log" || fail "the log does not name $conf:1: $(cat "$log")"
-before=$(json_get "$st" 'd["monotonic_ms"]')
+before=$(json_get "$st" '.monotonic_ms')
 wait_for 3 status_newer_than "$before" ||
 	fail "status.json not rewritten after a failed reload"
-exports_are "['$WORK/export1']" || fail "a broken reload changed the exports"
+exports_are "[\"$WORK/export1\"]" || fail "a broken reload changed the exports"
 kill -0 $pid || fail "daemon died on a broken reload"
 
 # A good file: the new exports take over.
 printf '%s\n%s\n' "$WORK/export1  (background_time=1s)" \
 	"$WORK/export2  (background_time=2s)" > "$conf"
 kill -HUP $pid
-wait_for 3 exports_are "['$WORK/export1', '$WORK/export2']" ||
+wait_for 3 exports_are "[\"$WORK/export1\",\"$WORK/export2\"]" ||
 	fail "reload did not switch: $(cat "$st") $(cat "$log")"
 grep -q "configuration reloaded" "$log" || fail "no reload message"
 

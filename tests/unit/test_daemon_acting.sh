@@ -1,0 +1,104 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# nfswbd acting on an ext4 loop image: files + limit attach, a writer named
+# nfsd is tracked, the limit's sysfs values are set while running and put
+# back on SIGTERM, and after kill -9 by the next start.
+. "${srcdir:-.}/unit/daemon-lib.sh"
+
+[ "$(id -u)" -eq 0 ] || skip "needs root (loop device, sysfs, fanotify)"
+command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null ||
+	skip "needs losetup and mkfs.ext4"
+
+LOOP=
+extra_cleanup() {
+	mountpoint -q "$WORK/mnt" && umount "$WORK/mnt"
+	[ -n "$LOOP" ] && losetup -d "$LOOP"
+}
+truncate -s 128M "$WORK/img" && mkfs.ext4 -q -F "$WORK/img" ||
+	skip "cannot make an ext4 image"
+LOOP=$(losetup -f --show "$WORK/img") || skip "no free loop device"
+mkdir -p "$WORK/mnt" && mount "$LOOP" "$WORK/mnt" || skip "cannot mount $LOOP"
+mkdir "$WORK/mnt/exp"
+bdi=$(stat -c '%Hd:%Ld' "$WORK/mnt/exp")
+sys=/sys/class/bdi/$bdi
+[ -w "$sys/strict_limit" ] && [ -e "$sys/max_ratio_fine" ] ||
+	skip "bdi $bdi has no strict_limit/max_ratio_fine (kernel < 6.2)"
+# A loop device's bdi outlives its attachment: start from the default.
+echo 0 > "$sys/strict_limit"
+echo 1000000 > "$sys/max_ratio_fine"
+orig_strict=$(cat "$sys/strict_limit")
+orig_ratio=$(cat "$sys/max_ratio_fine")
+
+conf="$WORK/act.exports"
+state="$WORK/state"
+st="$state/status.json"
+echo "$WORK/mnt/exp  (mode=files,commit_target=2s)" > "$conf"
+"$NFSWBD" --check-config -c "$conf" --nfs-conf "$NFS_CONF" >/dev/null 2>"$WORK/err" ||
+	skip "files or limit mode not available here: $(cat "$WORK/err")"
+
+start() {
+	"$NFSWBD" -F -c "$conf" --nfs-conf "$NFS_CONF" --state-dir "$state" \
+		2>>"$WORK/log" &
+	pid=$!
+	PIDS="$PIDS $pid"
+}
+attached() {
+	[ "$(json_get "$st" '.pid')" = "$pid" ] &&
+	[ "$(json_get "$st" '.devices[0].mechanisms')" = '["files","limit"]' ]
+}
+limited() {
+	[ "$(cat "$sys/strict_limit")" = 1 ]
+}
+restored() {
+	[ "$(cat "$sys/strict_limit")" = "$orig_strict" ] &&
+	[ "$(cat "$sys/max_ratio_fine")" = "$orig_ratio" ]
+}
+stop() {
+	kill -TERM "$pid"
+	for _ in $(seq 100); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	kill -0 "$pid" 2>/dev/null && fail "still running 5 s after SIGTERM"
+	wait "$pid"
+}
+tracked() {
+	[ "$(json_get "$st" '.devices[0].counters.files_tracked')" -ge 1 ]
+}
+
+# 1. Attach, track a writer named nfsd, restore on SIGTERM.
+start
+wait_for 3 attached || fail "mechanisms not attached: $(cat "$WORK/log")"
+wait_for 2 limited || fail "strict_limit not set while running"
+python3 - "$WORK/mnt/exp/data" <<'PY' || fail "writer failed"
+import ctypes, sys, time
+ctypes.CDLL(None).prctl(15, b"nfsd", 0, 0, 0)   # PR_SET_NAME
+with open(sys.argv[1], "wb") as f:
+    for _ in range(16):
+        f.write(b"x" * (1 << 20))
+        f.flush()
+        time.sleep(0.02)
+PY
+wait_for 3 tracked || fail "the nfsd writer's file is not tracked: $(cat "$st")"
+[ "$(json_get "$st" '.devices[0].dirty_source')" = mechanism ] ||
+	fail "dirty_source is not the mechanism"
+[ "$(json_get "$st" '.devices[0].counters.cap_bytes')" -gt 0 ] ||
+	fail "no cap in force"
+stop || fail "SIGTERM: exit $?: $(cat "$WORK/log")"
+restored || fail "sysfs not restored on SIGTERM: strict_limit $(cat "$sys/strict_limit")"
+
+# 2. kill -9 leaves the values changed; the next start puts them back
+#    before attaching, and its own exit restores them again.
+start
+wait_for 3 limited || fail "strict_limit not set on the second start"
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+limited || fail "kill -9 should have left strict_limit set"
+start
+wait_for 3 attached || fail "restart after kill -9 did not attach: $(cat "$WORK/log")"
+grep -q "left by a previous run" "$WORK/log" ||
+	fail "the restart did not restore the leftovers: $(cat "$WORK/log")"
+stop || fail "SIGTERM after restart: exit $?"
+restored || fail "sysfs not restored after kill -9 and restart"
+PIDS=
+exit 0
