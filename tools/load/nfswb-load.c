@@ -383,7 +383,6 @@ static enum load_err commit_window(struct load_client *c)
 	return LOAD_OK;
 }
 
-
 /*
  * Write passes over the file until one pass is done, or, with --duration,
  * until the time is up.  WRITE n starts no earlier than start + bytes
