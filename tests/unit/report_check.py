@@ -191,6 +191,7 @@ def knfsd_trace(rng, with_rpc, n_commit, n_write):
         "per_client": per_client,
         "per_file": per_file,
     }
+    exp["nfsd_commit"] = nfsd_c
     return t, exp
 
 
@@ -274,6 +275,8 @@ def main():
     check(got["commit_source"] == "svc_stats_latency", "commit source")
     compare_lat("commit", got["commit_latency_us"], expected(exp["commit"]))
     compare_lat("write", got["write_latency_us"], expected(exp["write"]))
+    compare_lat("nfsd_commit", got["nfsd_commit_latency_us"],
+                expected(exp["nfsd_commit"]))
     check(got["write_bytes"] == exp["bytes"],
           f"bytes {got['write_bytes']} != {exp['bytes']}")
     check(abs(got["write_bytes_per_s"] - exp["rate"]) <= 1 + exp["rate"] * 1e-6,

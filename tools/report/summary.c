@@ -89,6 +89,20 @@ static void print_text(const struct report_figures *f, char **files,
 	}
 }
 
+static void ops_json(struct nfswb_json *j, const char *key,
+		     const struct nfswb_trace_ops *ops)
+{
+	struct nfswb_lat lat = { 0 };
+	struct nfswb_lat_summary s;
+
+	for (size_t i = 0; i < ops->count; i++)
+		if (nfswb_lat_add(&lat, ops->v[i].us))
+			break;	/* the count shows what was added */
+	nfswb_lat_summarize(&lat, &s);
+	nfswb_lat_json(j, key, &s);
+	nfswb_lat_free(&lat);
+}
+
 static void print_json(const struct report_figures *f, char **files,
 		       int nfiles)
 {
@@ -116,6 +130,12 @@ static void print_json(const struct report_figures *f, char **files,
 		       t->nfsd_write.count ? "nfsd_write" : "none");
 	nfswb_json_u64(&j, "bg_time_kicks", t->nkicks);
 	report_json_group(&j, f, &f->all);
+	/*
+	 * On a kernel with both, the time inside nfsd_commit() beside the
+	 * RPC's: the difference is queueing and reply.
+	 */
+	if (f->commit_src == NFSWB_SRC_RPC && t->nfsd_commit.count)
+		ops_json(&j, "nfsd_commit_latency_us", &t->nfsd_commit);
 	if (f->by != REPORT_BY_NONE) {
 		nfswb_json_str(&j, "by", f->by == REPORT_BY_CLIENT ? "client" :
 			       "file");
