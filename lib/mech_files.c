@@ -52,7 +52,7 @@
  * path, is what the mechanism's CPU use scales with.
  */
 #define REFRESH_CALLS		20
-#define REFRESH_MIN		64
+#define REFRESH_MIN		8
 /* A file clean this long is dropped: nfsd has most likely closed it. */
 #define IDLE_DROP_MS		30000
 /* How long a process's writer verdict is trusted (pids are reused). */

@@ -78,6 +78,7 @@ static pid_t start_writer(int run, int ready_fd)
 	int *fds;
 	pid_t pid;
 
+	fflush(stdout);
 	pid = fork();
 	if (pid)
 		return pid;
