@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # nfswbd acting on an ext4 loop image: files + limit attach, a writer named
 # nfsd is tracked, the limit's sysfs values are set while running and put
-# back on SIGTERM, and after kill -9 by the next start.
+# back on SIGTERM, after kill -9 by the next start, and when a reload
+# drops commit_target.
 . "${srcdir:-.}/unit/daemon-lib.sh"
 
 [ "$(id -u)" -eq 0 ] || skip "needs root (loop device, sysfs, fanotify)"
@@ -100,5 +101,21 @@ grep -q "left by a previous run" "$WORK/log" ||
 	fail "the restart did not restore the leftovers: $(cat "$WORK/log")"
 stop || fail "SIGTERM after restart: exit $?"
 restored || fail "sysfs not restored after kill -9 and restart"
+
+# 3. A reload that drops commit_target detaches limit, restoring its
+#    values; the daemon goes on with files alone.
+start
+wait_for 3 attached || fail "third start did not attach"
+wait_for 2 limited || fail "strict_limit not set on the third start"
+echo "$WORK/mnt/exp  (mode=files)" > "$conf"
+kill -HUP "$pid"
+files_only() {
+	[ "$(json_get "$st" '.devices[0].mechanisms')" = '["files"]' ]
+}
+wait_for 3 files_only || fail "limit still attached after the reload: $(cat "$WORK/log")"
+restored || fail "the reload did not restore the limit's values"
+kill -0 "$pid" || fail "the daemon died on reload"
+stop || fail "SIGTERM after reload: exit $?"
+restored || fail "values changed after the last exit"
 PIDS=
 exit 0
