@@ -358,6 +358,18 @@ static int parse_event(char *p, struct nfswb_trace_event *ev,
 	return 0;
 }
 
+/* The lines "trace-cmd report" prints before the events. */
+static bool is_trace_cmd_header(const char *p)
+{
+	unsigned int cpu;
+	int end = 0;
+
+	if (!strncmp(p, "cpus=", 5) || !strncmp(p, "version = ", 10))
+		return true;
+	return sscanf(p, "CPU %u is empty%n", &cpu, &end) == 1 && end &&
+	       !p[end];
+}
+
 int nfswb_trace_parse_line(const char *line, size_t len,
 			   struct nfswb_trace_event *ev, const char **why)
 {
@@ -400,6 +412,8 @@ int nfswb_trace_parse_line(const char *line, size_t len,
 	}
 	if (!strncmp(p, "CPU:", 4) && strstr(p, "[LOST"))
 		return parse_lost(p, ev, why);
+	if (is_trace_cmd_header(p))
+		return 0;
 	return parse_event(p, ev, why);
 }
 

@@ -66,6 +66,11 @@ static const struct line_case cases[] = {
 	{ "# tracer: nop", 0, NFSWB_TEV_IGNORED, 0, 0, 0, 0, NULL },
 	{ "", 0, NFSWB_TEV_IGNORED, 0, 0, 0, 0, NULL },
 	{ "CPU:1 [LOST 77 EVENTS]", 1, NFSWB_TEV_LOST, 0, 0, 0, 77, NULL },
+	/* trace-cmd report's preamble. */
+	{ "version = 6", 0, NFSWB_TEV_IGNORED, 0, 0, 0, 0, NULL },
+	{ "cpus=2", 0, NFSWB_TEV_IGNORED, 0, 0, 0, 0, NULL },
+	{ "CPU 1 is empty", 0, NFSWB_TEV_IGNORED, 0, 0, 0, 0, NULL },
+	{ "CPU 1 is emptyish", -1, 0, 0, 0, 0, 0, NULL },
 	/* Other events are skipped, other procedures kept for the caller. */
 	{ "kworker-5 [000] ..... 9.0: writeback_start: bdi 254:0: x", 0,
 	  NFSWB_TEV_IGNORED, 0, 0, 0, 0, NULL },
