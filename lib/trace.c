@@ -40,7 +40,9 @@ static int parse_u64(const char *s, int base, uint64_t *v)
 {
 	char *end;
 
-	if (!*s || *s == '-' || *s == '+' || *s == ' ')
+	/* Digits only: strtoull() would take signs, spaces and "0x". */
+	if (!*s || s[strspn(s, base == 16 ? "0123456789abcdefABCDEF" :
+					     "0123456789")])
 		return -1;
 	errno = 0;
 	*v = strtoull(s, &end, base);

@@ -85,6 +85,8 @@ static const struct line_case cases[] = {
 	  "execute-us=18446744073709551616", -1, 0, 0, 0, 0, 0, NULL },
 	{ "nfsd-71 [000] ..... 49.2: nfsd_write_done: xid=0x1 fh_hash=0x1 "
 	  "offset=0", -1, 0, 0, 0, 0, 0, NULL },
+	{ "nfsd-71 [000] ..... 49.2: nfsd_write_done: xid=0x0x1 "
+	  "fh_hash=0x1 offset=0 len=1", -1, 0, 0, 0, 0, 0, NULL },
 	{ "nfsd-71 [000] ..... nan: nfsd_write_done: xid=0x1", -1, 0, 0, 0,
 	  0, 0, NULL },
 	{ "nfsd-71 [000] ..... 49.2", -1, 0, 0, 0, 0, 0, NULL },
