@@ -111,11 +111,12 @@ static int parse_sample(char *p, struct nfswb_trace_event *ev,
 			const char **why)
 {
 	char buf[32];
+	char *end;
 
 	ev->kind = NFSWB_TEV_SAMPLE;
 	if (!get_field(p, "t", buf, sizeof(buf)) ||
-	    sscanf(buf, "%lf", &ev->ts) != 1 || !isfinite(ev->ts) ||
-	    ev->ts < 0) {
+	    (ev->ts = strtod(buf, &end), end == buf || *end) ||
+	    !isfinite(ev->ts) || ev->ts < 0) {
 		*why = "nfswb-sample without a valid t=SECONDS";
 		return -1;
 	}

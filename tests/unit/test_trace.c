@@ -95,6 +95,7 @@ static const struct line_case cases[] = {
 	{ "just words", -1, 0, 0, 0, 0, 0, NULL },
 	{ "# nfswb-sample dirty=5", -1, 0, 0, 0, 0, 0, NULL },
 	{ "# nfswb-sample t=1 dirty=5M", -1, 0, 0, 0, 0, 0, NULL },
+	{ "# nfswb-sample t=12abc dirty=5", -1, 0, 0, 0, 0, 0, NULL },
 	{ "CPU:1 [LOST", -1, 0, 0, 0, 0, 0, NULL },
 };
 
