@@ -1,0 +1,86 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# kill -9 / restart loop: nfswbd in files+limit mode on an ext4 loop image
+# is killed with SIGKILL at random moments (before, during and after it
+# changes the bdi's strict_limit and max_bytes), and restarted; after the
+# last round and a SIGTERM every value must be as it was.
+#
+#   NFSWB_KILL_LOOPS=100 make check TESTS=unit/test_restore_kill_loop.sh
+#
+# (default 10 rounds, to keep make check quick).
+. "${srcdir:-.}/unit/daemon-lib.sh"
+
+loops=${NFSWB_KILL_LOOPS:-10}
+[ "$(id -u)" -eq 0 ] || skip "needs root (loop device, sysfs, fanotify)"
+command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null ||
+	skip "needs losetup and mkfs.ext4"
+
+LOOP=
+extra_cleanup() {
+	mountpoint -q "$WORK/mnt" && umount "$WORK/mnt"
+	[ -n "$LOOP" ] && losetup -d "$LOOP"
+}
+truncate -s 64M "$WORK/img" && mkfs.ext4 -q -F "$WORK/img" ||
+	skip "cannot make an ext4 image"
+LOOP=$(losetup -f --show "$WORK/img") || skip "no free loop device"
+mkdir -p "$WORK/mnt" && mount "$LOOP" "$WORK/mnt" || skip "cannot mount $LOOP"
+mkdir "$WORK/mnt/exp"
+bdi=$(stat -c '%Hd:%Ld' "$WORK/mnt/exp")
+sys=/sys/class/bdi/$bdi
+[ -w "$sys/strict_limit" ] && [ -e "$sys/max_ratio_fine" ] ||
+	skip "bdi $bdi has no strict_limit/max_ratio_fine (kernel < 6.2)"
+# A loop device's bdi outlives its attachment: start from the defaults,
+# then make them unusual so that "restored" cannot be a coincidence.
+echo 0 > "$sys/strict_limit"
+echo 987654 > "$sys/max_ratio_fine"
+orig_strict=$(cat "$sys/strict_limit")
+orig_ratio=$(cat "$sys/max_ratio_fine")
+
+conf="$WORK/kill.exports"
+state="$WORK/state"
+echo "$WORK/mnt/exp  (mode=files,commit_target=2s)" > "$conf"
+"$NFSWBD" --check-config -c "$conf" --nfs-conf "$NFS_CONF" >/dev/null 2>"$WORK/err" ||
+	skip "files or limit mode not available here: $(cat "$WORK/err")"
+
+start() {
+	"$NFSWBD" -F -c "$conf" --nfs-conf "$NFS_CONF" --state-dir "$state" \
+		2>>"$WORK/log" &
+	pid=$!
+	PIDS="$pid"
+}
+limited() {
+	[ "$(cat "$sys/strict_limit")" = 1 ]
+}
+restored() {
+	[ "$(cat "$sys/strict_limit")" = "$orig_strict" ] &&
+	[ "$(cat "$sys/max_ratio_fine")" = "$orig_ratio" ]
+}
+
+changed=0
+for round in $(seq "$loops"); do
+	start
+	# Half the rounds die at a random moment (maybe mid-change), half
+	# once the cap is certainly in force.
+	if [ $((RANDOM % 2)) -eq 0 ]; then
+		sleep "0.$(printf '%03d' $((RANDOM % 200)))"
+	else
+		wait_for 5 limited || fail "round $round: strict_limit never set: $(tail -5 "$WORK/log")"
+	fi
+	limited && changed=$((changed + 1))
+	kill -KILL "$pid"
+	wait "$pid" 2>/dev/null
+done
+[ "$changed" -gt 0 ] || fail "no round ever changed strict_limit"
+
+# The next start restores what the last one left, then a SIGTERM restores
+# what it set itself.
+start
+wait_for 5 limited || fail "final start did not act: $(tail -5 "$WORK/log")"
+kill -TERM "$pid"
+wait "$pid" || fail "nfswbd exited $? on SIGTERM: $(tail -5 "$WORK/log")"
+PIDS=
+restored || fail "after $loops kill -9 rounds: strict_limit $(cat "$sys/strict_limit") (was $orig_strict), max_ratio_fine $(cat "$sys/max_ratio_fine") (was $orig_ratio)"
+grep -v '^#' "$state/restore.journal" | grep -q . &&
+	fail "journal not empty after SIGTERM: $(cat "$state/restore.journal")"
+echo "$loops kill -9 rounds ($changed with the cap in force): every value restored" >&2
+exit 0
