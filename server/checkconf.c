@@ -92,7 +92,8 @@ int nfswbd_check_config(const struct nfswbd_cmdline *cl)
 		if (!s.exports_file)
 			goto out;
 	}
-	if (nfswbd_table_build(&s, &defaults, &t, &diag) < 0 || nfswb_diag_errors(&diag))
+	if (nfswbd_table_build(&s, &defaults, &t, &diag) < 0 ||
+	    nfswb_diag_errors(&diag))
 		goto out;
 
 	if (!nfswbd_etab_warn(s.sysroot, &t.cfg, print_warning, stderr))

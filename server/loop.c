@@ -62,11 +62,13 @@ static void dev_sum_counters(struct nfswbd_dev *d)
 	}
 }
 
-static void print_decision(const struct nfswbd_dev *d, bool to_stdout)
+/* One line: what the device looks like and what a dry run would do. */
+static void format_decision(const struct nfswbd_dev *d, char *buf,
+			    size_t len)
 {
 	const struct nfswb_policy_out *o = &d->decision;
 	const struct nfswb_estimator *e = &d->est;
-	char bw[32], dirty[32], target[32], kick[32], cap[32];
+	char bw[32], dirty[32], target[32], kick[32], cap[32] = "none";
 
 	nfswb_format_rate(nfswb_estimator_bandwidth(e), bw, sizeof(bw));
 	nfswb_format_size(d->dirty_bytes, dirty, sizeof(dirty));
@@ -74,21 +76,13 @@ static void print_decision(const struct nfswbd_dev *d, bool to_stdout)
 	nfswb_format_size(o->kick_bytes, kick, sizeof(kick));
 	if (o->cap_bytes)
 		nfswb_format_size(o->cap_bytes, cap, sizeof(cap));
-	else
-		snprintf(cap, sizeof(cap), "none");
-
-	if (to_stdout)
-		printf("dry-run: bdi %s (%s) mode %s: bandwidth %s (%s) dirty %s (%s) target %s -> kick %s, cap %s%s\n",
-		       d->id.bdi, d->id.blockdev, nfswb_mode_name(d->effective),
-		       bw, e->p.fixed_bw ? "fixed" : e->learned ? "learned" : "cold",
-		       dirty, nfswbd_dirty_source_name(d->dirty_source), target,
-		       kick, cap, o->cap_change ? " (change)" : "");
-	else
-		xlog(L_NOTICE, "dry-run: bdi %s (%s) mode %s: bandwidth %s (%s) dirty %s (%s) target %s -> kick %s, cap %s%s",
-		     d->id.bdi, d->id.blockdev, nfswb_mode_name(d->effective),
-		     bw, e->p.fixed_bw ? "fixed" : e->learned ? "learned" : "cold",
-		     dirty, nfswbd_dirty_source_name(d->dirty_source), target,
-		     kick, cap, o->cap_change ? " (change)" : "");
+	snprintf(buf, len,
+		 "dry-run: bdi %s (%s) mode %s%s: bandwidth %s (%s) dirty %s (%s) target %s -> kick %s, cap %s%s",
+		 d->id.bdi, d->id.blockdev, nfswb_mode_name(d->effective),
+		 d->use_limit && d->effective != NFSWB_MODE_LIMIT ? "+limit" : "",
+		 bw, e->p.fixed_bw ? "fixed" : e->learned ? "learned" : "cold",
+		 dirty, nfswbd_dirty_source_name(d->dirty_source), target,
+		 kick, cap, o->cap_change ? " (change)" : "");
 }
 
 /*
@@ -100,6 +94,7 @@ static void dry_run_log(struct nfswbd_dev *d, uint64_t now_ms)
 {
 	const struct nfswb_policy_out *o = &d->decision;
 	bool acts = o->kick_bytes || o->cap_change;
+	char line[512];
 	bool changed = !d->have_logged ||
 		       o->target_bytes != d->logged.target_bytes ||
 		       o->cap_bytes != d->logged.cap_bytes ||
@@ -109,7 +104,8 @@ static void dry_run_log(struct nfswbd_dev *d, uint64_t now_ms)
 		return;
 	if (d->have_logged && now_ms - d->last_log_ms < NFSWBD_LOG_PERIOD_MS)
 		return;
-	print_decision(d, false);
+	format_decision(d, line, sizeof(line));
+	xlog(L_NOTICE, "%s", line);
 	d->logged = *o;
 	d->have_logged = true;
 	d->last_log_ms = now_ms;
@@ -287,10 +283,14 @@ static void on_timer(struct loop *l)
 	now = nfswbd_now_ms();
 	nfswbd_tick(l->s, l->t, now);
 	if (l->s->once) {
-		if (l->s->dry_run)
-			for (size_t i = 0; i < l->t->ndevs; i++)
-				if (l->t->devs[i].decided)
-					print_decision(&l->t->devs[i], true);
+		for (size_t i = 0; l->s->dry_run && i < l->t->ndevs; i++) {
+			char line[512];
+
+			if (!l->t->devs[i].decided)
+				continue;
+			format_decision(&l->t->devs[i], line, sizeof(line));
+			puts(line);
+		}
 		nfswbd_status_write(l->s, l->t, now);
 		l->stop = true;
 		return;

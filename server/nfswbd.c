@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "caps.h"
 #include "log.h"
 #include "nfswbd.h"
 #include "restore.h"
@@ -292,6 +293,15 @@ int main(int argc, char **argv)
 	pidfd = pidfile_lock(s.state_dir, pidpath, sizeof(pidpath));
 	if (pidfd < 0)
 		goto out;
+
+	/*
+	 * Before any thread exists (capabilities are per thread) and before
+	 * anything is read from the outside world beyond the config.
+	 */
+	if (nfswb_caps_drop(NFSWB_CAPS_DAEMON, why, sizeof(why)) < 0) {
+		fprintf(stderr, "nfswbd: cannot drop capabilities: %s\n", why);
+		goto out_pid;
+	}
 
 	signal(SIGPIPE, SIG_IGN);
 	if (!s.foreground) {
