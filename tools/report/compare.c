@@ -88,7 +88,7 @@ static int compare_run(int argc, char **argv)
 			compare_help(stdout);
 			return 0;
 		default:
-			return report_usage(&report_compare_cmd, "bad option");
+			return report_bad_option(&report_compare_cmd);
 		}
 	}
 	if (argc - optind != 2)

@@ -218,7 +218,7 @@ static int live_run(int argc, char **argv)
 			live_help(stdout);
 			return 0;
 		default:
-			return report_usage(&report_live_cmd, "bad option");
+			return report_bad_option(&report_live_cmd);
 		}
 	}
 	if (optind != argc)

@@ -31,6 +31,13 @@ void report_err(const char *cmd, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+static void usage_lines(const struct report_cmd *cmd)
+{
+	fprintf(stderr, "usage: nfswb-report %s %s\n"
+		"Try 'nfswb-report %s --help'.\n", cmd->name, cmd->args,
+		cmd->name);
+}
+
 int report_usage(const struct report_cmd *cmd, const char *fmt, ...)
 {
 	va_list ap;
@@ -39,9 +46,15 @@ int report_usage(const struct report_cmd *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nusage: nfswb-report %s %s\n"
-		"Try 'nfswb-report %s --help'.\n", cmd->name, cmd->args,
-		cmd->name);
+	fputc('\n', stderr);
+	usage_lines(cmd);
+	return REPORT_EXIT_USAGE;
+}
+
+int report_bad_option(const struct report_cmd *cmd)
+{
+	/* getopt_long() has named the option already. */
+	usage_lines(cmd);
 	return REPORT_EXIT_USAGE;
 }
 
@@ -79,9 +92,17 @@ int main(int argc, char **argv)
 		printf("nfswb-report %s\n", PACKAGE_VERSION);
 		return 0;
 	}
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (!strcmp(argv[1], commands[i]->name))
-			return commands[i]->run(argc - 1, argv + 1);
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		char prog[64];
+
+		if (strcmp(argv[1], commands[i]->name))
+			continue;
+		/* getopt's messages then read "nfswb-report summary: ...". */
+		snprintf(prog, sizeof(prog), "nfswb-report %s",
+			 commands[i]->name);
+		argv[1] = prog;
+		return commands[i]->run(argc - 1, argv + 1);
+	}
 	fprintf(stderr, "nfswb-report: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return REPORT_EXIT_USAGE;

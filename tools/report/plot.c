@@ -429,7 +429,7 @@ static int plot_run(int argc, char **argv)
 			plot_help(stdout);
 			return 0;
 		default:
-			return report_usage(&report_plot_cmd, "bad option");
+			return report_bad_option(&report_plot_cmd);
 		}
 	}
 	if (!output)

@@ -115,7 +115,7 @@ static int record_run(int argc, char **argv)
 			record_help(stdout);
 			return 0;
 		default:
-			return report_usage(&report_record_cmd, "bad option");
+			return report_bad_option(&report_record_cmd);
 		}
 	}
 	if (optind != argc)

@@ -33,6 +33,8 @@ void report_err(const char *cmd, const char *fmt, ...)
 /* Usage error: message, the subcommand's synopsis, exit code 2. */
 int report_usage(const struct report_cmd *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* After getopt_long() reported an unknown option: the synopsis, exit 2. */
+int report_bad_option(const struct report_cmd *cmd);
 
 enum report_by {
 	REPORT_BY_NONE,

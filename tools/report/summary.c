@@ -14,7 +14,7 @@
 static void summary_help(FILE *out)
 {
 	fputs("usage: nfswb-report summary [--by client|file|none] "
-	      "[--json|--csv] FILE...\n\n"
+	      "[--json|--csv] [--no-hist] FILE...\n\n"
 	      "COMMIT and WRITE latency (count, min, mean, stdev, fio's "
 	      "percentiles, max),\n"
 	      "a log2 histogram like nfsdist, and WRITE volume and rate, "
@@ -228,8 +228,7 @@ static int summary_run(int argc, char **argv)
 			summary_help(stdout);
 			return 0;
 		default:
-			return report_usage(&report_summary_cmd,
-					    "bad option");
+			return report_bad_option(&report_summary_cmd);
 		}
 	}
 	if (json && csv)
@@ -253,7 +252,7 @@ static int summary_run(int argc, char **argv)
 
 const struct report_cmd report_summary_cmd = {
 	.name = "summary",
-	.args = "[--by client|file|none] [--json|--csv] FILE...",
+	.args = "[--by client|file|none] [--json|--csv] [--no-hist] FILE...",
 	.oneline = "latency figures and WRITE rate of traces",
 	.run = summary_run,
 	.help = summary_help,
