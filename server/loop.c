@@ -163,6 +163,8 @@ static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 			xlog(L_DEBUG, "bdi %s: %s: apply failed", d->id.bdi,
 			     m->mech->name);
 	}
+	/* status.json shows the state after this interval's actions. */
+	dev_sum_counters(d);
 }
 
 /**
@@ -303,6 +305,23 @@ static void on_timer(struct loop *l)
 }
 
 /**
+ * nfswbd_signals_block - hold SIGHUP, SIGTERM and SIGINT for the signalfd.
+ * @mask: set to those signals
+ *
+ * Called early in start-up too: a SIGTERM that arrives while mechanisms
+ * attach must wait for the loop, which detaches them, rather than kill
+ * the daemon with kernel settings changed.
+ */
+int nfswbd_signals_block(sigset_t *mask)
+{
+	sigemptyset(mask);
+	sigaddset(mask, SIGHUP);
+	sigaddset(mask, SIGTERM);
+	sigaddset(mask, SIGINT);
+	return sigprocmask(SIG_BLOCK, mask, NULL);
+}
+
+/**
  * nfswbd_run - serve until SIGTERM/SIGINT (or one interval with --once).
  * @s: settings in force; a reload replaces them
  * @cl: the command line, re-applied over nfs.conf on reload
@@ -318,11 +337,7 @@ int nfswbd_run(struct nfswbd_settings *s, const struct nfswbd_cmdline *cl,
 	sigset_t mask;
 	int ret = 1;
 
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGINT);
-	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0) {
+	if (nfswbd_signals_block(&mask) < 0) {
 		xlog(L_ERROR, "sigprocmask: %m");
 		goto out;
 	}

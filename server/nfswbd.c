@@ -248,6 +248,7 @@ int main(int argc, char **argv)
 	char *owned[5] = { NULL };
 	char pidpath[PATH_MAX + 16], why[256];
 	int pidfd = -1, ret = 1;
+	sigset_t sigs;
 
 	if (parse_args(argc, argv, &cl) < 0)
 		return 1;
@@ -260,6 +261,10 @@ int main(int argc, char **argv)
 
 	if (cl.once)
 		cl.foreground = true;
+	if (nfswbd_signals_block(&sigs) < 0) {
+		fprintf(stderr, "nfswbd: sigprocmask: %s\n", strerror(errno));
+		return 1;
+	}
 	if (!cl.foreground &&
 	    (make_absolute(&cl.exports_file, &owned[0]) < 0 ||
 	     make_absolute(&cl.exports_dir, &owned[1]) < 0 ||

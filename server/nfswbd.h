@@ -13,6 +13,7 @@
 #ifndef NFSWBD_H
 #define NFSWBD_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -157,6 +158,7 @@ uint64_t nfswbd_dirty_read(const char *sysroot, struct nfswbd_dev *d,
 			   enum nfswbd_dirty_source *src);
 
 /* loop.c */
+int nfswbd_signals_block(sigset_t *mask);
 int nfswbd_run(struct nfswbd_settings *s, const struct nfswbd_cmdline *cl,
 	       struct nfswbd_table *t);
 void nfswbd_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
