@@ -59,6 +59,14 @@
 #define PID_CACHE_MS		5000
 #define PID_CACHE_SIZE		256
 #define EVENT_BUF		(64 * 1024)
+/*
+ * A file written by a process not in writers= is silenced for QUIET_MS
+ * with an ignore mark, so a busy local writer costs one event a second,
+ * not one per write.  An NFS write to that file in the meantime is
+ * learned when the mark expires.
+ */
+#define QUIET_MS		1000
+#define QUIET_MAX		256
 
 struct pid_verdict {
 	pid_t pid;
@@ -81,6 +89,11 @@ struct files_priv {
 	bool have_cachestat;
 	bool overflow_logged;
 	char *buf;
+	struct {
+		int fd;
+		uint64_t until_ms;
+	} quiet[QUIET_MAX];
+	unsigned int nquiet;
 };
 
 static uint64_t now_ms(void)
@@ -351,6 +364,45 @@ static void track(struct nfswb_mech_dev *d, struct files_priv *p, int fd,
 	d->c.files_tracked = p->t.count;
 }
 
+/* Silence a file a local process writes, for QUIET_MS; takes @fd. */
+static void quiet(struct files_priv *p, int fd, uint64_t now)
+{
+	if (p->nquiet == QUIET_MAX ||
+	    fanotify_mark(p->fan, FAN_MARK_ADD | FAN_MARK_IGNORED_MASK |
+			  FAN_MARK_IGNORED_SURV_MODIFY, FAN_MODIFY, fd,
+			  NULL) < 0) {
+		close(fd);
+		return;
+	}
+	p->quiet[p->nquiet].fd = fd;
+	p->quiet[p->nquiet].until_ms = now + QUIET_MS;
+	p->nquiet++;
+}
+
+/* Lift expired silences, unless the file has since been tracked. */
+static void unquiet(struct files_priv *p, uint64_t now, bool all)
+{
+	unsigned int i = 0;
+	struct stat st;
+	int fd;
+
+	while (i < p->nquiet) {
+		if (!all && p->quiet[i].until_ms > now) {
+			i++;
+			continue;
+		}
+		fd = p->quiet[i].fd;
+		if (!all && (fstat(fd, &st) < 0 ||
+			     !nfswb_filetrack_find(&p->t, st.st_dev,
+						   st.st_ino)))
+			(void)fanotify_mark(p->fan, FAN_MARK_REMOVE |
+					    FAN_MARK_IGNORED_MASK, FAN_MODIFY,
+					    fd, NULL);
+		close(fd);
+		p->quiet[i] = p->quiet[--p->nquiet];
+	}
+}
+
 static void files_on_readable(struct nfswb_mech_dev *d)
 {
 	struct files_priv *p = d->priv;
@@ -384,7 +436,7 @@ static void files_on_readable(struct nfswb_mech_dev *d)
 				continue;
 			if (!is_writer(d, p, m->pid, now)) {
 				d->c.events_ignored++;
-				close(m->fd);
+				quiet(p, m->fd, now);
 				continue;
 			}
 			track(d, p, m->fd, now);
@@ -566,6 +618,7 @@ static uint64_t files_dirty_bytes(struct nfswb_mech_dev *d)
 	if (!p)
 		return 0;
 	reap(d, p);
+	unquiet(p, now, false);
 	n = p->t.count;
 	budget = n / REFRESH_CALLS;
 	if (budget < REFRESH_MIN)
@@ -710,6 +763,7 @@ static void files_detach(struct nfswb_mech_dev *d)
 		return;
 	if (p->kicker)
 		nfswb_kicker_close(p->kicker, kick_done, d);
+	unquiet(p, 0, true);
 	while (p->t.head) {
 		e = p->t.head;
 		nfswb_filetrack_del(&p->t, e);
