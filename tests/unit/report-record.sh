@@ -97,8 +97,9 @@ if [ -d "$tracing/events/syscalls/sys_enter_fsync" ]; then
 fi
 
 # 5. Errors name the problem.
-"$report" record -d 100 -e nosuch:event -o /dev/null 2>"$work/err"
+"$report" record -d 100 -e nosuch:event -o "$work/failed" 2>"$work/err"
 check "unknown event is an error" grep -q "nosuch:event: no such event" "$work/err"
+check "a failed record leaves no file" test ! -e "$work/failed"
 "$report" record -d 100 -p 2147483000 -o /dev/null 2>"$work/err"
 check "missing pid is an error" grep -q "no such process" "$work/err"
 exit $fail

@@ -143,6 +143,9 @@ static int record_run(int argc, char **argv)
 	}
 	if (capture_open(&cap, pid, extra, nextra)) {
 		report_err("record", "%s", cap.why);
+		/* Leave no empty recording that looks like a quiet server. */
+		if (out != stdout)
+			unlink(output);
 		goto out;
 	}
 	write_header(out, &cap);
