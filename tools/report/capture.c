@@ -3,10 +3,14 @@
  * capture.c - a tracefs instance of our own (never the global buffer)
  * with the NFS server events this kernel has, read as text from its
  * trace_pipe.  The kernel formats the lines, so a capture reads exactly
- * like a "trace" file taken by hand.
+ * like a "trace" file taken by hand.  Raw buffers through libtraceevent
+ * would re-render each event's print format in userspace, and
+ * svc_stats_latency prints its addresses with the kernel's %pISpc, which
+ * userspace renderers do not all reproduce.
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

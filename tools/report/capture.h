@@ -6,7 +6,6 @@
 #ifndef NFSWB_REPORT_CAPTURE_H
 #define NFSWB_REPORT_CAPTURE_H
 
-#include <dirent.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
