@@ -320,3 +320,22 @@ bool nfswbd_etab_warn(const char *sysroot, const struct nfswb_config *cfg,
 	nfswb_etab_free(&etab);
 	return true;
 }
+
+/**
+ * nfswbd_table_log_modes - say what each device will do, and why.
+ */
+void nfswbd_table_log_modes(const struct nfswbd_table *t)
+{
+	for (size_t i = 0; i < t->ndevs; i++) {
+		const struct nfswbd_dev *d = &t->devs[i];
+
+		xlog(d->opts.mode == NFSWB_MODE_AUTO &&
+		     d->effective != NFSWB_MODE_KERNEL ? L_NOTICE : L_INFO,
+		     "bdi %s (%s, %zu export(s)): mode %s -> %s%s: %s",
+		     d->id.bdi, d->id.blockdev, d->nexports,
+		     nfswb_mode_name(d->opts.mode),
+		     nfswb_mode_name(d->effective),
+		     d->use_limit && d->effective != NFSWB_MODE_LIMIT ?
+		     "+limit" : "", d->mode_why);
+	}
+}

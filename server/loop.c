@@ -253,6 +253,7 @@ static void reload(struct loop *l)
 	*l->t = nt;
 	if (arm_timer(l->tfd, l->t->interval_ms) < 0)
 		xlog(L_ERROR, "timerfd_settime: %m");
+	nfswbd_table_log_modes(l->t);
 	xlog(L_NOTICE, "configuration reloaded: %zu export(s) on %zu device(s)",
 	     l->t->cfg.count, l->t->ndevs);
 	l->last_status_ms = 0;

@@ -159,6 +159,59 @@ static int pidfile_write(int fd)
 	return 0;
 }
 
+/*
+ * Daemonise as nfs-utils' daemon_init()/daemon_ready() do, rather than
+ * daemon(3): the parent waits on a pipe and exits with the start-up
+ * status, so "nfswbd" returns 1 when the journal or the mechanisms fail
+ * after the fork, not 0 with the failure only in syslog.
+ */
+static int daemon_init(int *ready_fd)
+{
+	int pfd[2], fd;
+	char status = 1;
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC) < 0)
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return -1;
+	}
+	if (pid > 0) {
+		close(pfd[1]);
+		if (read(pfd[0], &status, 1) != 1)
+			status = 1;	/* the child died before it was ready */
+		_exit(status);
+	}
+	close(pfd[0]);
+	if (setsid() < 0 || chdir("/") < 0)
+		return -1;
+	fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	dup2(fd, STDIN_FILENO);
+	dup2(fd, STDOUT_FILENO);
+	dup2(fd, STDERR_FILENO);
+	if (fd > STDERR_FILENO)
+		close(fd);
+	*ready_fd = pfd[1];
+	return 0;
+}
+
+static void daemon_ready(int *ready_fd)
+{
+	char status = 0;
+
+	if (*ready_fd < 0)
+		return;
+	if (write(*ready_fd, &status, 1) != 1)
+		xlog(L_WARNING, "cannot tell the parent process we started: %m");
+	close(*ready_fd);
+	*ready_fd = -1;
+}
+
 static int parse_args(int argc, char **argv, struct nfswbd_cmdline *cl)
 {
 	const char *why;
@@ -247,7 +300,7 @@ int main(int argc, char **argv)
 	struct nfswb_restore *restore = NULL;
 	char *owned[5] = { NULL };
 	char pidpath[PATH_MAX + 16], why[256];
-	int pidfd = -1, ret = 1;
+	int pidfd = -1, readyfd = -1, ret = 1;
 	sigset_t sigs;
 
 	if (parse_args(argc, argv, &cl) < 0)
@@ -310,11 +363,13 @@ int main(int argc, char **argv)
 
 	signal(SIGPIPE, SIG_IGN);
 	if (!s.foreground) {
-		if (daemon(0, 0) < 0) {
-			fprintf(stderr, "nfswbd: daemon: %s\n", strerror(errno));
+		/* From here on, messages go to syslog. */
+		nfswb_log_init("nfswbd", true);
+		if (daemon_init(&readyfd) < 0) {
+			fprintf(stderr, "nfswbd: cannot daemonise: %s\n",
+				strerror(errno));
 			goto out_pid;
 		}
-		nfswb_log_init("nfswbd", true);
 	}
 	if (pidfile_write(pidfd) < 0) {
 		xlog(L_ERROR, "cannot write %s: %m", pidpath);
@@ -338,9 +393,11 @@ int main(int argc, char **argv)
 		}
 	}
 
+	nfswbd_table_log_modes(&t);
 	xlog(L_NOTICE, "started%s: %zu export(s) on %zu device(s), interval %" PRIu64 "ms",
 	     s.dry_run ? " (dry run: acting on nothing)" : "", t.cfg.count,
 	     t.ndevs, t.interval_ms);
+	daemon_ready(&readyfd);
 	ret = nfswbd_run(&s, &cl, &t);
 
 out_restore:
@@ -366,5 +423,7 @@ out:
 	nfswbd_settings_free(&s);
 	for (size_t i = 0; i < sizeof(owned) / sizeof(owned[0]); i++)
 		free(owned[i]);
+	if (readyfd >= 0)
+		close(readyfd);	/* the parent reads EOF: start-up failed */
 	return ret;
 }

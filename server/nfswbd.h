@@ -140,6 +140,7 @@ int nfswbd_table_build(const struct nfswbd_settings *s,
 void nfswbd_table_adopt_state(struct nfswbd_table *next,
 			      const struct nfswbd_table *prev);
 void nfswbd_table_free(struct nfswbd_table *t);
+void nfswbd_table_log_modes(const struct nfswbd_table *t);
 bool nfswbd_etab_warn(const char *sysroot, const struct nfswb_config *cfg,
 		      void (*warn)(const struct nfswb_export *e,
 				   const char *msg, void *arg),

@@ -8,6 +8,7 @@ if [ ! -x "$NFSWBD" ]; then
 	echo "SKIP: $NFSWBD not built" >&2
 	exit 77
 fi
+NFSWBD=$(readlink -f "$NFSWBD")
 
 fail() {
 	echo "FAIL: $*" >&2

@@ -68,4 +68,23 @@ rc=$?
 PIDS=
 [ $rc -eq 0 ] || fail "SIGTERM: exit $rc: $(cat "$log")"
 [ -e "$state/nfswbd.pid" ] && fail "pid file left behind"
+
+# Daemonised, with relative paths (the daemon changes to /): the parent
+# exits 0 once the daemon runs, and the daemon finds its files.
+(cd "$WORK" && timeout 20 "$NFSWBD" --dry-run -c a.exports \
+	--nfs-conf nfs.conf --state-dir dstate) ||
+	fail "daemonised start failed"
+wait_for 3 json_valid "$WORK/dstate/status.json" ||
+	fail "the daemon wrote no status.json"
+dpid=$(cat "$WORK/dstate/nfswbd.pid")
+PIDS=$dpid
+[ "$(json_get "$WORK/dstate/status.json" '.pid')" = "$dpid" ] ||
+	fail "daemon pid file and status disagree"
+[ "$(json_get "$WORK/dstate/status.json" '.config.exports_file')" = "$WORK/a.exports" ] ||
+	fail "relative -c not made absolute"
+kill -TERM "$dpid"
+gone() { ! kill -0 "$dpid" 2>/dev/null; }
+wait_for 3 gone || fail "the daemon ignored SIGTERM"
+PIDS=
+[ -e "$WORK/dstate/nfswbd.pid" ] && fail "daemon left its pid file"
 exit 0
