@@ -281,7 +281,7 @@ static enum refresh_result refresh(struct nfswb_mech_dev *d,
 	struct stat st;
 
 	/* Now and then: deleted files must not be written back. */
-	if (p->have_cachestat && !(e->refreshes++ & 31) &&
+	if (p->have_cachestat && !(e->refreshes++ & 15) &&
 	    (fstat(e->fd, &st) < 0 || st.st_nlink == 0))
 		return FILE_GONE;
 	if (p->have_cachestat) {
@@ -714,7 +714,6 @@ static int files_apply(struct nfswb_mech_dev *d,
 	struct files_priv *p = d->priv;
 	struct nfswb_tracked *e, *next;
 	uint64_t left, bytes, start, end;
-	struct stat st;
 	int ret = 0;
 
 	if (!p)
@@ -726,10 +725,6 @@ static int files_apply(struct nfswb_mech_dev *d,
 		next = e->next;
 		if (!e->dirty_bytes || e->pending)
 			continue;
-		if (fstat(e->fd, &st) < 0 || st.st_nlink == 0) {
-			drop(d, p, e);	/* deleted: its data needs no writing */
-			continue;
-		}
 		if (e->dirty_bytes <= left) {
 			/* All of it: the file's next dirty data is new. */
 			if (kick_range(p, e, 0, 0) < 0)

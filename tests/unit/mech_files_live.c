@@ -261,7 +261,7 @@ static void test_bound_and_delete(void)
 	T_CHECK(most <= 4, "tracked %" PRIu64 " files with max_files=4", most);
 	T_CHECK(dr.d.c.files_evicted > 0, "nothing evicted");
 	/* Deleted files drop out within a few refreshes. */
-	for (i = 0; i < 20 && dr.d.c.files_tracked; i++)
+	for (i = 0; i < 40 && dr.d.c.files_tracked; i++)
 		step(&dr, &o);
 	T_CHECK(dr.d.c.files_tracked == 0,
 		"%" PRIu64 " deleted files still tracked", dr.d.c.files_tracked);
