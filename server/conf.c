@@ -184,10 +184,10 @@ int nfswbd_settings_load(const struct nfswbd_cmdline *cl,
 
 void nfswbd_settings_free(struct nfswbd_settings *s)
 {
-	free((char *)s->exports_file);
-	free((char *)s->exports_dir);
-	free((char *)s->nfs_conf);
-	free((char *)s->state_dir);
-	free((char *)s->sysroot);
+	free(s->exports_file);
+	free(s->exports_dir);
+	free(s->nfs_conf);
+	free(s->state_dir);
+	free(s->sysroot);
 	memset(s, 0, sizeof(*s));
 }

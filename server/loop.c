@@ -217,15 +217,20 @@ static void reload(struct loop *l)
 	struct nfswb_export_opts defaults;
 	struct nfswbd_settings ns;
 	struct nfswbd_table nt;
-	const char *tmp;
+	char *tmp;
 
 	xlog(L_NOTICE, "SIGHUP: reloading configuration");
-	if (nfswbd_settings_load(l->cl, &ns, &defaults, &diag) < 0 ||
-	    nfswbd_table_build(&ns, &defaults, &nt, &diag) < 0) {
+	nfswbd_settings_load(l->cl, &ns, &defaults, &diag);
+	if (ns.exports_file)
+		nfswbd_table_build(&ns, &defaults, &nt, &diag);
+	else
+		memset(&nt, 0, sizeof(nt));
+	if (nfswb_diag_errors(&diag)) {
 		for (size_t i = 0; i < diag.count; i++)
 			xlog(L_ERROR, "%s", diag.msgs[i]);
 		xlog(L_ERROR, "reload failed with %zu error(s); the previous configuration stays in force",
 		     nfswb_diag_errors(&diag));
+		nfswbd_table_free(&nt);
 		nfswbd_settings_free(&ns);
 		nfswb_diag_clear(&diag);
 		return;

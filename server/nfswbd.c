@@ -328,8 +328,11 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	if (nfswbd_settings_load(&cl, &s, &defaults, &diag) < 0 ||
-	    nfswbd_table_build(&s, &defaults, &t, &diag) < 0) {
+	/* Both always run, so that one start lists every problem. */
+	nfswbd_settings_load(&cl, &s, &defaults, &diag);
+	if (s.exports_file)
+		nfswbd_table_build(&s, &defaults, &t, &diag);
+	if (nfswb_diag_errors(&diag)) {
 		nfswb_diag_print(&diag, stderr);
 		fprintf(stderr, "nfswbd: %zu error(s); not starting\n",
 			nfswb_diag_errors(&diag));
@@ -352,10 +355,7 @@ int main(int argc, char **argv)
 	if (pidfd < 0)
 		goto out;
 
-	/*
-	 * Before any thread exists (capabilities are per thread) and before
-	 * anything is read from the outside world beyond the config.
-	 */
+	/* Before any thread exists: capabilities are per thread. */
 	if (nfswb_caps_drop(NFSWB_CAPS_DAEMON, why, sizeof(why)) < 0) {
 		fprintf(stderr, "nfswbd: cannot drop capabilities: %s\n", why);
 		goto out_pid;

@@ -4,7 +4,8 @@
  *
  *   nfswbd.c    main, command line, pid file, daemonising
  *   conf.c      daemon settings from nfs.conf [nfswbd], loading exports
- *   devtable.c  exports grouped by device, with merged options and mechanisms
+ *   devtable.c  exports grouped by device, merged options, resolved mode
+ *   acting.c    attaching, moving and detaching each device's mechanisms
  *   dirty.c     how many dirty bytes a device holds, and where that came from
  *   loop.c      the timerfd/signalfd/poll loop, reload, per-interval work
  *   status.c    status.json
@@ -32,14 +33,17 @@
 #define NFSWBD_STATUS_PERIOD_MS		1000
 #define NFSWBD_LOG_PERIOD_MS		1000
 
-/* Daemon-wide settings: command line over nfs.conf [nfswbd] over built-ins. */
+/*
+ * Daemon-wide settings: command line over nfs.conf [nfswbd] over
+ * built-ins.  The strings are owned (nfswbd_settings_free).
+ */
 struct nfswbd_settings {
-	const char *exports_file;	/* main exports file */
-	bool exports_required;		/* -c given: a missing file is an error */
-	const char *exports_dir;	/* drop-in directory, NULL: none */
-	const char *nfs_conf;
-	const char *state_dir;
-	const char *sysroot;		/* "" on a live system */
+	char *exports_file;		/* main exports file */
+	bool exports_required;		/* named explicitly: must exist */
+	char *exports_dir;		/* drop-in directory, NULL: none */
+	char *nfs_conf;
+	char *state_dir;
+	char *sysroot;			/* "" on a live system */
 	uint64_t interval_ms;
 	uint64_t status_ms;		/* status.json period */
 	unsigned int max_files;		/* files mode LRU size per device */
