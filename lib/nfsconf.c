@@ -60,22 +60,50 @@ struct nfswb_nfsconf {
 struct reader {
 	struct nfswb_nfsconf *c;
 	struct nfswb_diag *diag;
+	/*
+	 * With @owned set, only problems in that section (or that concern a
+	 * whole file) go to @diag and count; the rest go to @warn.
+	 */
+	const char *owned;
+	struct nfswb_diag *warn;
+	char *last_header;	/* text of the latest "[...]" line, or NULL */
 	int problems;
 	int depth;
 };
 
-static void problem(struct reader *r, const char *file, unsigned int line,
-		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* The section a problem is in, for problems that concern a whole file. */
+#define WHOLE_FILE	((const char *)-1)
 
-static void problem(struct reader *r, const char *file, unsigned int line,
-		    const char *fmt, ...)
+static void problem(struct reader *r, const char *section, const char *file,
+		    unsigned int line, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/*
+ * Record a problem found while in @section (NULL: outside any section).
+ * Lines after a header that could not be parsed belong to whatever that
+ * header named, so @section NULL falls back to the latest header's text.
+ */
+static void problem(struct reader *r, const char *section, const char *file,
+		    unsigned int line, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
+	size_t n;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (r->owned && section != WHOLE_FILE) {
+		if (!section)
+			section = r->last_header;
+		n = strlen(r->owned);
+		if (!section || strncasecmp(section, r->owned, n) ||
+		    (section[n] && !isspace((unsigned char)section[n]) &&
+		     section[n] != '"' && section[n] != ']')) {
+			nfswb_diag_add(r->warn, file, line, "%s", msg);
+			return;
+		}
+	}
 	nfswb_diag_add(r->diag, file, line, "%s", msg);
 	r->problems++;
 }
@@ -153,7 +181,7 @@ static void set_value(struct reader *r, const char *file, unsigned int line,
 	c->b[c->count++] = nb;
 	return;
 nomem:
-	problem(r, file, line, "out of memory");
+	problem(r, WHOLE_FILE, file, line, "out of memory");
 }
 
 static char *read_conf(const char *path, int *err)
@@ -216,11 +244,11 @@ static void do_include(struct reader *r, const char *file, unsigned int line,
 		val++;
 	}
 	if (r->c->no_include) {
-		problem(r, file, line, "include not followed here");
+		problem(r, section, file, line, "include not followed here");
 		return;
 	}
 	if (r->depth >= MAX_INCLUDE_DEPTH) {
-		problem(r, file, line, "includes nested deeper than %d",
+		problem(r, section, file, line, "includes nested deeper than %d",
 			MAX_INCLUDE_DEPTH);
 		return;
 	}
@@ -232,13 +260,13 @@ static void do_include(struct reader *r, const char *file, unsigned int line,
 			path = NULL;
 	}
 	if (!path) {
-		problem(r, file, line, "out of memory");
+		problem(r, WHOLE_FILE, file, line, "out of memory");
 		goto out;
 	}
 	text = read_conf(path, &err);
 	if (!text) {
 		if (!optional)
-			problem(r, file, line, "cannot include %s: %s", path,
+			problem(r, section, file, line, "cannot include %s: %s", path,
 				strerror(err));
 		goto out;
 	}
@@ -276,9 +304,11 @@ static void parse_line(struct reader *r, char *line, const char *file,
 		*section = *arg = NULL;
 		while (isblank((unsigned char)*line))
 			line++;
+		free(r->last_header);
+		r->last_header = strdup(line);
 		ptr = strchr(line, ']');
 		if (!ptr) {
-			problem(r, file, lineno,
+			problem(r, line, file, lineno,
 				"no ']' closing the section name; lines up to the next section are ignored");
 			return;
 		}
@@ -294,14 +324,14 @@ static void parse_line(struct reader *r, char *line, const char *file,
 		}
 		*section = strdup(line);
 		if (!*section) {
-			problem(r, file, lineno, "out of memory");
+			problem(r, WHOLE_FILE, file, lineno, "out of memory");
 			return;
 		}
 		if (!val)
 			return;
 		ptr = strchr(val, '"');
 		if (!ptr) {
-			problem(r, file, lineno,
+			problem(r, *section, file, lineno,
 				"no '\"' closing the section argument; values go to [%s] itself",
 				*section);
 			return;
@@ -309,18 +339,18 @@ static void parse_line(struct reader *r, char *line, const char *file,
 		*ptr = '\0';
 		*arg = strdup(val);
 		if (!*arg)
-			problem(r, file, lineno, "out of memory");
+			problem(r, WHOLE_FILE, file, lineno, "out of memory");
 		return;
 	}
 
 	ptr = strchr(line, '=');
 	if (!ptr) {
-		problem(r, file, lineno,
+		problem(r, *section, file, lineno,
 			"line is neither a section, an assignment nor a comment");
 		return;
 	}
 	if (!*section) {
-		problem(r, file, lineno,
+		problem(r, NULL, file, lineno,
 			"assignment outside any section is ignored");
 		return;
 	}
@@ -336,7 +366,7 @@ static void parse_line(struct reader *r, char *line, const char *file,
 
 		ptr = strchr(val, quote);
 		if (!ptr) {
-			problem(r, file, lineno,
+			problem(r, *section, file, lineno,
 				"no closing %c: the assignment is ignored",
 				quote);
 			return;
@@ -355,7 +385,7 @@ static void parse_line(struct reader *r, char *line, const char *file,
 	}
 
 	if (*line == '\0') {
-		problem(r, file, lineno, "assignment without a name");
+		problem(r, *section, file, lineno, "assignment without a name");
 		return;
 	}
 	if (!strcasecmp(line, "include"))
@@ -389,7 +419,7 @@ static void parse_buffer(struct reader *r, char *buf, const char *file,
 		start = physical;
 	}
 	if (cp != line)
-		problem(r, file, start,
+		problem(r, *section, file, start,
 			"last line has no newline and is ignored (as nfs-utils does)");
 }
 
@@ -413,9 +443,13 @@ static void read_one(struct reader *r, const char *path, bool missing_ok)
 	text = read_conf(path, &err);
 	if (!text) {
 		if (!(missing_ok && err == ENOENT))
-			problem(r, path, 0, "cannot read: %s", strerror(err));
+			problem(r, WHOLE_FILE, path, 0, "cannot read: %s",
+				strerror(err));
 		return;
 	}
+	/* Every file starts outside any section. */
+	free(r->last_header);
+	r->last_header = NULL;
 	parse_buffer(r, text, path, &section, &arg);
 	free(section);
 	free(arg);
@@ -427,13 +461,43 @@ static struct nfswb_nfsconf *conf_new(void)
 	return calloc(1, sizeof(struct nfswb_nfsconf));
 }
 
+/* @path, then @path.d/ *.conf; the problems counted in @r. */
+static void read_all(struct reader *r, const char *path)
+{
+	struct dirent **names = NULL;
+	char *dir = NULL;
+	int n, i;
+
+	read_one(r, path, true);
+
+	/* FILE.d/ *.conf, as conf_init_dir(): they have the last word. */
+	if (asprintf(&dir, "%s.d", path) < 0) {
+		problem(r, WHOLE_FILE, path, 0, "out of memory");
+		return;
+	}
+	n = scandir(dir, &names, conf_filter, versionsort);
+	if (n < 0 && errno != ENOENT)
+		problem(r, WHOLE_FILE, dir, 0, "cannot read directory: %s",
+			strerror(errno));
+	for (i = 0; i < n; i++) {
+		char *file;
+
+		if (asprintf(&file, "%s/%s", dir, names[i]->d_name) >= 0) {
+			read_one(r, file, false);
+			free(file);
+		} else {
+			problem(r, WHOLE_FILE, dir, 0, "out of memory");
+		}
+		free(names[i]);
+	}
+	free(names);
+	free(dir);
+}
+
 int nfswb_nfsconf_read(const char *path, struct nfswb_nfsconf **out,
 		       struct nfswb_diag *diag)
 {
 	struct reader r = { .diag = diag };
-	struct dirent **names = NULL;
-	char *dir = NULL;
-	int n, i;
 
 	r.c = conf_new();
 	*out = r.c;
@@ -441,30 +505,8 @@ int nfswb_nfsconf_read(const char *path, struct nfswb_nfsconf **out,
 		nfswb_diag_add(diag, path, 0, "out of memory");
 		return 1;
 	}
-	read_one(&r, path, true);
-
-	/* FILE.d/ *.conf, as conf_init_dir(): they have the last word. */
-	if (asprintf(&dir, "%s.d", path) < 0) {
-		problem(&r, path, 0, "out of memory");
-		return r.problems;
-	}
-	n = scandir(dir, &names, conf_filter, versionsort);
-	if (n < 0 && errno != ENOENT)
-		problem(&r, dir, 0, "cannot read directory: %s",
-			strerror(errno));
-	for (i = 0; i < n; i++) {
-		char *file;
-
-		if (asprintf(&file, "%s/%s", dir, names[i]->d_name) >= 0) {
-			read_one(&r, file, false);
-			free(file);
-		} else {
-			problem(&r, dir, 0, "out of memory");
-		}
-		free(names[i]);
-	}
-	free(names);
-	free(dir);
+	read_all(&r, path);
+	free(r.last_header);
 	return r.problems;
 }
 
@@ -479,6 +521,31 @@ int nfswb_nfsconf_load(const char *path, struct nfswb_nfsconf **out,
 		return -1;
 	}
 	*out = c;
+	return 0;
+}
+
+int nfswb_nfsconf_load_owned(const char *path, const char *section,
+			     struct nfswb_nfsconf **out,
+			     struct nfswb_diag *errors,
+			     struct nfswb_diag *warnings)
+{
+	struct reader r = {
+		.diag = errors, .owned = section, .warn = warnings,
+	};
+
+	*out = NULL;
+	r.c = conf_new();
+	if (!r.c) {
+		nfswb_diag_add(errors, path, 0, "out of memory");
+		return -1;
+	}
+	read_all(&r, path);
+	free(r.last_header);
+	if (r.problems) {
+		nfswb_nfsconf_free(r.c);
+		return -1;
+	}
+	*out = r.c;
 	return 0;
 }
 
@@ -505,6 +572,7 @@ int nfswb_nfsconf_parse_buffer(const char *name, const char *buf, size_t len,
 	free(section);
 	free(arg);
 	free(text);
+	free(r.last_header);
 	return r.problems;
 }
 

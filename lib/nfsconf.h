@@ -41,6 +41,19 @@ int nfswb_nfsconf_load(const char *path, struct nfswb_nfsconf **out,
 		       struct nfswb_diag *diag);
 
 /**
+ * nfswb_nfsconf_load_owned - the form for a program that owns @section:
+ * a problem inside [@section] (or one that concerns a whole file, like an
+ * unreadable file) is an error in @errors; a problem elsewhere is another
+ * program's business, goes to @warnings and is skipped as nfs-utils
+ * skips it.  Returns 0 with *@out set, or -1 with *@out NULL when
+ * @errors got any (nothing partially applied).
+ */
+int nfswb_nfsconf_load_owned(const char *path, const char *section,
+			     struct nfswb_nfsconf **out,
+			     struct nfswb_diag *errors,
+			     struct nfswb_diag *warnings);
+
+/**
  * nfswb_nfsconf_parse_buffer - one file's text; includes are read only
  * when @follow_includes (never while fuzzing).  Like nfswb_nfsconf_read().
  */

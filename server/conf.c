@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "log.h"
 #include "nfsconf.h"
 #include "nfswbd.h"
 #include "units.h"
@@ -95,10 +96,12 @@ int nfswbd_settings_load(const struct nfswbd_cmdline *cl,
 			 struct nfswb_export_opts *defaults,
 			 struct nfswb_diag *diag)
 {
+	struct nfswb_diag warnings = { 0 };
 	struct nfswb_nfsconf *nc = NULL;
 	const char *conf_file, *file, *dir;
 	size_t errors = nfswb_diag_errors(diag);
 	unsigned int verbosity = 0;
+	size_t i;
 
 	memset(s, 0, sizeof(*s));
 	nfswb_export_opts_default(defaults);
@@ -106,11 +109,18 @@ int nfswbd_settings_load(const struct nfswbd_cmdline *cl,
 	conf_file = cl->nfs_conf ? cl->nfs_conf : NFSWB_NFS_CONF;
 	s->nfs_conf = strdup(conf_file);
 	/*
-	 * A broken nfs.conf is reported, and the rest is still checked so
+	 * nfs.conf is shared with every nfs-utils daemon: a problem outside
+	 * [nfswbd] is theirs to report and only warned about here, while
+	 * one inside [nfswbd] is an error.  The rest is still checked so
 	 * that one run lists every problem.
 	 */
-	if (nfswb_nfsconf_load(conf_file, &nc, diag) < 0)
+	if (nfswb_nfsconf_load_owned(conf_file, SECTION, &nc, diag,
+				     &warnings) < 0)
 		nc = NULL;
+	for (i = 0; i < warnings.count; i++)
+		xlog(L_WARNING, "%s (outside [" SECTION "], ignored)",
+		     warnings.msgs[i]);
+	nfswb_diag_clear(&warnings);
 	if (nc) {
 		nfswb_nfsconf_daemon_defaults(nc, conf_file, defaults, diag);
 		nfswb_nfsconf_check_keys(nc, SECTION, daemon_keys, diag);

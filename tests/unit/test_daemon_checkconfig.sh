@@ -90,4 +90,20 @@ rc=$?
 [ $rc -eq 1 ] || fail "bad nfs.conf: exit $rc, expected 1"
 grep -q "^$WORK/bad.conf: .*interval" "$WORK/err" ||
 	fail "bad nfs.conf: no error naming the file: $(cat "$WORK/err")"
+
+# 6. A problem in another daemon's section of nfs.conf is only a warning
+# naming FILE:LINE; the same problem inside [nfswbd] is an error.
+printf '[nfsd]\nthreads 8\n[nfswbd]\ninterval = 200ms\n' > "$WORK/other.conf"
+"$NFSWBD" --check-config -c "$good" --nfs-conf "$WORK/other.conf" >/dev/null 2>"$WORK/err"
+rc=$?
+[ $rc -eq 0 ] ||
+	fail "problem outside [nfswbd]: exit $rc, expected 0: $(cat "$WORK/err")"
+grep -q "warning.*$WORK/other.conf:2: " "$WORK/err" ||
+	fail "problem outside [nfswbd]: no FILE:LINE warning: $(cat "$WORK/err")"
+printf '[nfsd]\nthreads = 8\n[nfswbd]\ninterval 200ms\n' > "$WORK/own.conf"
+"$NFSWBD" --check-config -c "$good" --nfs-conf "$WORK/own.conf" >/dev/null 2>"$WORK/err"
+rc=$?
+[ $rc -eq 1 ] || fail "problem inside [nfswbd]: exit $rc, expected 1"
+grep -q "^$WORK/own.conf:4: " "$WORK/err" ||
+	fail "problem inside [nfswbd]: no FILE:LINE error: $(cat "$WORK/err")"
 exit 0

@@ -149,10 +149,92 @@ static void check_load(void)
 	unlink(path);
 }
 
+/*
+ * The owner's loader: problems in [nfswbd] (or in a whole file) are
+ * errors, problems elsewhere in nfs.conf are warnings and the rest loads.
+ */
+static void check_load_owned(void)
+{
+	static const struct {
+		const char *text;
+		size_t errors, warnings;
+		const char *where;	/* ":LINE:" of the first message */
+	} cases[] = {
+		{ "[nfsd]\nthreads = 8\n[nfswbd]\nmode = files\n", 0, 0, NULL },
+		/* Other daemons' sections, or no section at all. */
+		{ "[nfsd]\nbogus line\n[nfswbd]\nmode = files\n", 0, 1, ":2:" },
+		{ "stray = 1\n[nfswbd]\nmode = files\n", 0, 1, ":1:" },
+		{ "[mountd\nx = 1\n[nfswbd]\nmode = files\n", 0, 2, ":1:" },
+		{ "[nfswbd]\nmode = files\n[gssd]\nx = 'open\n", 0, 1, ":4:" },
+		{ "[nfswbdx]\nbogus\n[nfswbd]\nmode = files\n", 0, 1, ":2:" },
+		/* Ours. */
+		{ "[nfsd]\nthreads = 8\n[nfswbd]\nbogus line\n", 1, 0, ":4:" },
+		{ "[ NFSWBD ]\n= 1\nmode = files\n", 1, 0, ":2:" },
+		{ "[nfswbd\nmode = files\n", 2, 0, ":1:" },
+		{ "[nfswbd]\nmode = 'files\n", 1, 0, ":2:" },
+		{ "[nfsd]\nx = 1\n[nfswbd]\nmode = files", 1, 0, ":4:" },
+		{ "[nfswbd]\ninclude = /nonexistent/x.conf\n", 1, 0, ":2:" },
+		/* Both: each where it belongs. */
+		{ "[nfsd]\nbad\n[nfswbd]\nbad\n", 1, 1, ":4:" },
+	};
+	char path[] = "/tmp/test_nfsconf.XXXXXX";
+	struct nfswb_diag err = { 0 }, warn = { 0 };
+	struct nfswb_nfsconf *c;
+	size_t i;
+	FILE *f;
+	int fd, ret;
+
+	fd = mkstemp(path);
+	if (fd < 0)
+		T_SKIP("mkstemp: %m");
+	close(fd);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		f = fopen(path, "w");
+		if (!f)
+			T_SKIP("%s: %m", path);
+		fputs(cases[i].text, f);
+		fclose(f);
+		ret = nfswb_nfsconf_load_owned(path, "nfswbd", &c, &err, &warn);
+		T_CHECK(err.count == cases[i].errors &&
+			warn.count == cases[i].warnings,
+			"case %zu: %zu errors, %zu warnings; expected %zu, %zu",
+			i, err.count, warn.count, cases[i].errors,
+			cases[i].warnings);
+		if (cases[i].errors) {
+			T_CHECK(ret == -1 && !c, "case %zu: loaded", i);
+		} else {
+			T_CHECK(ret == 0 && c &&
+				!strcmp(nfswb_nfsconf_get(c, "nfswbd", "mode") ?: "",
+					"files"),
+				"case %zu: [nfswbd] mode not loaded", i);
+		}
+		if (cases[i].where) {
+			const char *m = err.count ? err.msgs[0] : warn.msgs[0];
+
+			T_CHECK(!strncmp(m, path, strlen(path)) &&
+				!strncmp(m + strlen(path), cases[i].where,
+					 strlen(cases[i].where)),
+				"case %zu: '%s' does not start with %s%s", i,
+				m, path, cases[i].where);
+		}
+		nfswb_nfsconf_free(c);
+		nfswb_diag_clear(&err);
+		nfswb_diag_clear(&warn);
+	}
+	/* An unreadable file may hold [nfswbd]: an error. */
+	T_CHECK(nfswb_nfsconf_load_owned("/tmp", "nfswbd", &c, &err,
+					 &warn) == -1 && err.count == 1,
+		"unreadable nfs.conf: %zu errors", err.count);
+	nfswb_diag_clear(&err);
+	nfswb_diag_clear(&warn);
+	unlink(path);
+}
+
 int main(void)
 {
 	check_defaults();
 	check_keys();
 	check_load();
+	check_load_owned();
 	return t_result();
 }
