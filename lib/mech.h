@@ -73,6 +73,15 @@ struct nfswb_mech {
 	void (*detach)(struct nfswb_mech_dev *d);
 };
 
+/*
+ * files mode checks a tracked file's link count on every
+ * NFSWB_FILES_NLINK_EVERY-th refresh of it (and on every one without
+ * cachestat), so a deleted file drops out at most that many refreshes
+ * after its last link went.  A file is refreshed every interval while at
+ * most 8 are tracked, every 20 intervals when many are.
+ */
+#define NFSWB_FILES_NLINK_EVERY	16
+
 extern const struct nfswb_mech nfswb_mech_kernel;
 extern const struct nfswb_mech nfswb_mech_files;
 extern const struct nfswb_mech nfswb_mech_limit;

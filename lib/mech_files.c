@@ -20,7 +20,9 @@
  *         through kick.h (io_uring, or a worker thread).
  *
  * Bounded: at most max_files files; when full, the oldest is kicked whole
- * and dropped.  Deleted files (st_nlink == 0) are dropped when seen.
+ * and dropped.  Deleted files (st_nlink == 0) are dropped at the next
+ * link count check, every NFSWB_FILES_NLINK_EVERY refreshes of the file
+ * (an fstat per refresh would double the syscalls the refresh costs).
  */
 #include "config.h"
 
@@ -281,7 +283,8 @@ static enum refresh_result refresh(struct nfswb_mech_dev *d,
 	struct stat st;
 
 	/* Now and then: deleted files must not be written back. */
-	if (p->have_cachestat && !(e->refreshes++ & 15) &&
+	if (p->have_cachestat &&
+	    !(e->refreshes++ % NFSWB_FILES_NLINK_EVERY) &&
 	    (fstat(e->fd, &st) < 0 || st.st_nlink == 0))
 		return FILE_GONE;
 	if (p->have_cachestat) {
