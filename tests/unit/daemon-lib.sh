@@ -80,3 +80,37 @@ BDI=$(expected_bdi "$WORK/export1") ||
 # No nfs.conf from the host: the tests set what they need.
 NFS_CONF="$WORK/nfs.conf"
 : > "$NFS_CONF"
+
+# loop_export SIZE: an ext4 loop image of SIZE mounted at $WORK/mnt with
+# an empty $WORK/mnt/exp, for the tests that let nfswbd act; sets LOOP,
+# bdi and sys (its /sys/class/bdi directory), skips where this machine
+# cannot (no root, no loop devices, a kernel without strict_limit and
+# max_ratio_fine).  The caller's cleanup detaches it.
+LOOP=
+loop_export() {
+	extra_cleanup() {
+		mountpoint -q "$WORK/mnt" && umount "$WORK/mnt"
+		[ -n "$LOOP" ] && losetup -d "$LOOP"
+	}
+	[ "$(id -u)" -eq 0 ] || skip "needs root (loop device, sysfs, fanotify)"
+	command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null ||
+		skip "needs losetup and mkfs.ext4"
+	truncate -s "$1" "$WORK/img" && mkfs.ext4 -q -F "$WORK/img" ||
+		skip "cannot make an ext4 image"
+	LOOP=$(losetup -f --show "$WORK/img") || skip "no free loop device"
+	mkdir -p "$WORK/mnt" && mount "$LOOP" "$WORK/mnt" ||
+		skip "cannot mount $LOOP"
+	mkdir "$WORK/mnt/exp"
+	bdi=$(stat -c '%Hd:%Ld' "$WORK/mnt/exp")
+	sys=/sys/class/bdi/$bdi
+	[ -w "$sys/strict_limit" ] && [ -e "$sys/max_ratio_fine" ] ||
+		skip "bdi $bdi has no strict_limit/max_ratio_fine (kernel < 6.2)"
+}
+
+# attached: the nfswbd started as $pid with state dir $state says in its
+# status.json that both files and limit are attached (a sysfs value left
+# by an earlier, killed, start proves nothing).
+attached() {
+	[ "$(json_get "$state/status.json" '.pid')" = "$pid" ] &&
+	[ "$(json_get "$state/status.json" '.devices[0].mechanisms')" = '["files","limit"]' ]
+}

@@ -6,24 +6,7 @@
 # drops commit_target.
 . "${srcdir:-.}/unit/daemon-lib.sh"
 
-[ "$(id -u)" -eq 0 ] || skip "needs root (loop device, sysfs, fanotify)"
-command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null ||
-	skip "needs losetup and mkfs.ext4"
-
-LOOP=
-extra_cleanup() {
-	mountpoint -q "$WORK/mnt" && umount "$WORK/mnt"
-	[ -n "$LOOP" ] && losetup -d "$LOOP"
-}
-truncate -s 128M "$WORK/img" && mkfs.ext4 -q -F "$WORK/img" ||
-	skip "cannot make an ext4 image"
-LOOP=$(losetup -f --show "$WORK/img") || skip "no free loop device"
-mkdir -p "$WORK/mnt" && mount "$LOOP" "$WORK/mnt" || skip "cannot mount $LOOP"
-mkdir "$WORK/mnt/exp"
-bdi=$(stat -c '%Hd:%Ld' "$WORK/mnt/exp")
-sys=/sys/class/bdi/$bdi
-[ -w "$sys/strict_limit" ] && [ -e "$sys/max_ratio_fine" ] ||
-	skip "bdi $bdi has no strict_limit/max_ratio_fine (kernel < 6.2)"
+loop_export 128M
 # A loop device's bdi outlives its attachment: start from the default.
 echo 0 > "$sys/strict_limit"
 echo 1000000 > "$sys/max_ratio_fine"
@@ -42,10 +25,6 @@ start() {
 		2>>"$WORK/log" &
 	pid=$!
 	PIDS="$PIDS $pid"
-}
-attached() {
-	[ "$(json_get "$st" '.pid')" = "$pid" ] &&
-	[ "$(json_get "$st" '.devices[0].mechanisms')" = '["files","limit"]' ]
 }
 limited() {
 	[ "$(cat "$sys/strict_limit")" = 1 ]

@@ -11,24 +11,7 @@
 . "${srcdir:-.}/unit/daemon-lib.sh"
 
 loops=${NFSWB_KILL_LOOPS:-10}
-[ "$(id -u)" -eq 0 ] || skip "needs root (loop device, sysfs, fanotify)"
-command -v losetup >/dev/null && command -v mkfs.ext4 >/dev/null ||
-	skip "needs losetup and mkfs.ext4"
-
-LOOP=
-extra_cleanup() {
-	mountpoint -q "$WORK/mnt" && umount "$WORK/mnt"
-	[ -n "$LOOP" ] && losetup -d "$LOOP"
-}
-truncate -s 64M "$WORK/img" && mkfs.ext4 -q -F "$WORK/img" ||
-	skip "cannot make an ext4 image"
-LOOP=$(losetup -f --show "$WORK/img") || skip "no free loop device"
-mkdir -p "$WORK/mnt" && mount "$LOOP" "$WORK/mnt" || skip "cannot mount $LOOP"
-mkdir "$WORK/mnt/exp"
-bdi=$(stat -c '%Hd:%Ld' "$WORK/mnt/exp")
-sys=/sys/class/bdi/$bdi
-[ -w "$sys/strict_limit" ] && [ -e "$sys/max_ratio_fine" ] ||
-	skip "bdi $bdi has no strict_limit/max_ratio_fine (kernel < 6.2)"
+loop_export 64M
 # A loop device's bdi outlives its attachment: start from the defaults,
 # then make them unusual so that "restored" cannot be a coincidence.
 echo 0 > "$sys/strict_limit"
@@ -50,12 +33,6 @@ start() {
 }
 limited() {
 	[ "$(cat "$sys/strict_limit")" = 1 ]
-}
-# This start's status.json says both mechanisms are attached (a value
-# left set by the previous, killed, start proves nothing).
-attached() {
-	[ "$(json_get "$state/status.json" '.pid')" = "$pid" ] &&
-	[ "$(json_get "$state/status.json" '.devices[0].mechanisms')" = '["files","limit"]' ]
 }
 restored() {
 	[ "$(cat "$sys/strict_limit")" = "$orig_strict" ] &&
