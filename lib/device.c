@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "device.h"
+#include "procfs.h"
 
 struct mount_entry {
 	char mnt_point[PATH_MAX];
@@ -68,24 +69,6 @@ static bool copy_str(char *dst, size_t len, const char *src)
 		return false;
 	memcpy(dst, src, n + 1);
 	return true;
-}
-
-/* mountinfo escapes space, tab, newline and backslash as \ooo. */
-static void unescape_octal(char *s)
-{
-	char *out = s;
-
-	while (*s) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
-		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*out++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 |
-					(s[3] - '0'));
-			s += 4;
-		} else {
-			*out++ = *s++;
-		}
-	}
-	*out = '\0';
 }
 
 /* Is @mnt the mount point of @path or one of its ancestors? */
@@ -135,8 +118,9 @@ static int parse_mountinfo_line(char *line, unsigned int maj, unsigned int min,
 	}
 	if (!mnt || !fstype || !source)
 		return -1;
-	unescape_octal(mnt);
-	unescape_octal(source);
+	/* mountinfo escapes space, tab, newline and backslash. */
+	nfswb_unescape_octal(mnt);
+	nfswb_unescape_octal(source);
 	if (!copy_str(m->mnt_point, sizeof(m->mnt_point), mnt) ||
 	    !copy_str(m->source, sizeof(m->source), source))
 		return -1;

@@ -17,24 +17,7 @@
 #include <string.h>
 
 #include "etab.h"
-
-/* Undo \ooo escapes in place. */
-static void unescape(char *s)
-{
-	char *out = s;
-
-	while (*s) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
-		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*out++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 |
-					(s[3] - '0'));
-			s += 4;
-		} else {
-			*out++ = *s++;
-		}
-	}
-	*out = '\0';
-}
+#include "procfs.h"
 
 /* "/srv/nfs/" and "/srv/nfs" are the same export; "/" stays "/". */
 static size_t path_len(const char *p)
@@ -100,7 +83,7 @@ static int add_line(struct nfswb_etab *out, char *line)
 		return 0;
 	async = has_opt(open, "async");
 
-	unescape(path);
+	nfswb_unescape_octal(path);
 	len = path_len(path);
 	path[len] = '\0';
 	x = lookup(out, path, len);

@@ -44,6 +44,7 @@
 #include "kick.h"
 #include "log.h"
 #include "mech.h"
+#include "procfs.h"
 
 /*
  * Each dirty_bytes() call refreshes 1/REFRESH_CALLS of the tracked files
@@ -578,21 +579,11 @@ static int files_attach(struct nfswb_mech_dev *d, char *why, size_t len)
 /* The global nr_writeback in bytes, or UINT64_MAX if unreadable. */
 static uint64_t vm_writeback(const struct files_priv *p)
 {
-	unsigned long long pages;
-	uint64_t v = UINT64_MAX;
-	char line[128];
-	FILE *f;
+	uint64_t pages;
 
-	f = fopen(p->vmstat, "re");
-	if (!f)
-		return v;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "nr_writeback %llu", &pages) == 1) {
-			v = (uint64_t)pages * p->page;
-			break;
-		}
-	fclose(f);
-	return v;
+	if (nfswb_read_keyed_u64(p->vmstat, "nr_writeback", &pages) < 0)
+		return UINT64_MAX;
+	return pages * p->page;
 }
 
 /*

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "nfswbd.h"
+#include "procfs.h"
 
 const char *nfswbd_dirty_source_name(enum nfswbd_dirty_source s)
 {
@@ -33,39 +34,9 @@ const char *nfswbd_dirty_source_name(enum nfswbd_dirty_source s)
 	return "none";
 }
 
-/* Find "KEY<sep>N" in a small file; returns 0 and N, or -1. */
-static int read_keyed_u64(const char *path, const char *key, uint64_t *v)
-{
-	size_t klen = strlen(key);
-	char line[256];
-	int ret = -1;
-	FILE *f;
-
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		const char *p = line;
-
-		if (strncmp(p, key, klen))
-			continue;
-		p += klen;
-		if (*p != ':' && *p != ' ')
-			continue;
-		if (*p == ':')
-			p++;
-		if (sscanf(p, "%" SCNu64, v) == 1)
-			ret = 0;
-		break;
-	}
-	fclose(f);
-	return ret;
-}
-
 uint64_t nfswbd_dirty_read(const char *sysroot, struct nfswbd_dev *d,
 			   enum nfswbd_dirty_source *src)
 {
-	char path[512];
 	uint64_t v;
 
 	for (unsigned int i = 0; i < d->nmechs; i++) {
@@ -77,20 +48,16 @@ uint64_t nfswbd_dirty_read(const char *sysroot, struct nfswbd_dev *d,
 		}
 	}
 
-	/* mm/backing-dev.c prints "BdiReclaimable: %10lu kB". */
-	snprintf(path, sizeof(path), "%s/sys/kernel/debug/bdi/%s/stats",
-		 sysroot, d->id.bdi);
-	if (read_keyed_u64(path, "BdiReclaimable", &v) == 0) {
+	switch (nfswb_dirty_bound(sysroot, d->id.bdi, &v)) {
+	case NFSWB_BOUND_BDI:
 		*src = NFSWBD_DIRTY_DEBUGFS;
-		return v << 10;
-	}
-
-	snprintf(path, sizeof(path), "%s/proc/vmstat", sysroot);
-	if (read_keyed_u64(path, "nr_dirty", &v) == 0) {
+		return v;
+	case NFSWB_BOUND_GLOBAL:
 		*src = NFSWBD_DIRTY_VMSTAT;
-		return v * (uint64_t)sysconf(_SC_PAGESIZE);
+		return v;
+	case NFSWB_BOUND_NONE:
+		break;
 	}
-
 	*src = NFSWBD_DIRTY_NONE;
 	return 0;
 }
