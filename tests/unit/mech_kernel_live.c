@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "bdiattr.h"
+#include "journal.h"
 #include "log.h"
 #include "loopfs.h"
 #include "mech.h"
@@ -39,18 +40,6 @@ static void read_knob(char *buf, size_t len)
 		buf[0] = '\0';
 	fclose(f);
 	buf[strcspn(buf, "\n")] = '\0';
-}
-
-static struct nfswb_restore *journal(void)
-{
-	struct nfswb_restore *r;
-	char err[512];
-
-	if (nfswb_restore_open(state, &r, err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s\n", err);
-		exit(T_EXIT_FAIL);
-	}
-	return r;
 }
 
 static int attach(struct nfswb_mech_dev *d, struct nfswb_device_id *id,
@@ -90,7 +79,7 @@ int main(void)
 	snprintf(state, sizeof(state), "%s/state", fs.dir);
 	read_knob(orig, sizeof(orig));
 
-	r = journal();
+	r = t_journal_open(state);
 	T_CHECK(attach(&d, &id, r, 1234) == 0, "attach");
 	read_knob(v, sizeof(v));
 	T_CHECK(!strcmp(v, "1234"), "knob %s after attach", v);
@@ -104,7 +93,7 @@ int main(void)
 		return T_EXIT_FAIL;
 	pid = fork();
 	if (pid == 0) {
-		r = journal();
+		r = t_journal_open(state);
 		if (attach(&d, &id, r, 777) < 0)
 			_exit(2);
 		if (write(fds[1], "x", 1) != 1)
@@ -117,7 +106,7 @@ int main(void)
 	T_CHECK(!strcmp(v, "777"), "knob %s in the child", v);
 	kill(pid, SIGKILL);
 	waitpid(pid, &st, 0);
-	r = journal();
+	r = t_journal_open(state);
 	read_knob(v, sizeof(v));
 	T_CHECK(!strcmp(v, orig), "knob %s after kill -9 and reopen", v);
 	nfswb_restore_close(r);

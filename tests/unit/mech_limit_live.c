@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "bdiattr.h"
+#include "journal.h"
 #include "log.h"
 #include "loopfs.h"
 #include "mech.h"
@@ -86,18 +87,6 @@ static int count_changed(const char *when)
 	return changed;
 }
 
-static struct nfswb_restore *journal(void)
-{
-	struct nfswb_restore *r;
-	char err[512];
-
-	if (nfswb_restore_open(state, &r, err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s\n", err);
-		exit(T_EXIT_FAIL);
-	}
-	return r;
-}
-
 static void dev_init(struct nfswb_mech_dev *d, struct nfswb_device_id *id,
 		     struct nfswb_restore *r)
 {
@@ -116,7 +105,7 @@ static void test_set_and_detach(void)
 				      .cap_change = true };
 	struct nfswb_device_id id;
 	struct nfswb_mech_dev d;
-	struct nfswb_restore *r = journal();
+	struct nfswb_restore *r = t_journal_open(state);
 	uint64_t max_bytes;
 	char why[256], v[64];
 
@@ -140,7 +129,7 @@ static void test_set_and_detach(void)
 static void churn(void)
 {
 	struct nfswb_policy_out o = { .cap_change = true };
-	struct nfswb_restore *r = journal();
+	struct nfswb_restore *r = t_journal_open(state);
 	struct nfswb_device_id id;
 	struct nfswb_mech_dev d;
 	char why[256];
@@ -179,7 +168,7 @@ static void test_kill_loop(void)
 		kill(pid, SIGKILL);
 		waitpid(pid, &st, 0);
 		T_CHECK(WIFSIGNALED(st), "churn ended by itself: %d", st);
-		r = journal();
+		r = t_journal_open(state);
 		if (count_changed("after kill -9 and reopen"))
 			bad++;
 		nfswb_restore_close(r);

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "journal.h"
 #include "log.h"
 #include "mech.h"
 #include "restore.h"
@@ -79,18 +80,6 @@ static void fake_tree(void)
 	put("proc/vmstat", "nr_dirty 12\nnr_dirty_threshold 262144\n");
 }
 
-static struct nfswb_restore *open_journal(void)
-{
-	struct nfswb_restore *r;
-	char err[256];
-
-	if (nfswb_restore_open(state, &r, err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s\n", err);
-		exit(T_EXIT_FAIL);
-	}
-	return r;
-}
-
 static void init_dev(struct nfswb_mech_dev *d, struct nfswb_device_id *id,
 		     struct nfswb_restore *r)
 {
@@ -120,7 +109,7 @@ static void test_kernel(void)
 	T_CHECK(nfswb_mech_kernel.probe(root, why, sizeof(why)) == 0,
 		"probe with the knob: %s", why);
 
-	r = open_journal();
+	r = t_journal_open(state);
 	init_dev(&d, &id, r);
 	d.opts.background_time_ms = 1500;
 	T_CHECK(nfswb_mech_kernel.attach(&d, why, sizeof(why)) == 0,
@@ -162,7 +151,7 @@ static void test_limit(void)
 
 	T_CHECK(nfswb_mech_limit.probe(root, why, sizeof(why)) == 0,
 		"limit probe: %s", why);
-	r = open_journal();
+	r = t_journal_open(state);
 	init_dev(&d, &id, r);
 	T_CHECK(nfswb_mech_limit.attach(&d, why, sizeof(why)) == 0,
 		"attach: %s", why);
@@ -213,7 +202,7 @@ static void test_limit(void)
 	T_CHECK(nfswb_mech_limit.apply(&d, &o) == 0, "cap again");
 	put("sys/class/bdi/" BDI "/max_ratio_fine", "62500");
 	nfswb_restore_close(r);
-	r = open_journal();
+	r = t_journal_open(state);
 	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/strict_limit"), "0") &&
 		!strcmp(get("sys/class/bdi/" BDI "/max_ratio_fine"), "1000000"),
 		"restored at the next open: %s",
@@ -221,7 +210,7 @@ static void test_limit(void)
 	nfswb_restore_close(r);
 
 	/* Detach restores. */
-	r = open_journal();
+	r = t_journal_open(state);
 	d.restore = r;
 	nfswb_mech_limit.detach(&d);
 	T_CHECK(nfswb_mech_limit.attach(&d, why, sizeof(why)) == 0,

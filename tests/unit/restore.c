@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "journal.h"
 #include "log.h"
 #include "restore.h"
 #include "test.h"
@@ -86,21 +87,9 @@ static int count_changed(bool verbose)
 	return changed;
 }
 
-static struct nfswb_restore *open_or_die(void)
-{
-	struct nfswb_restore *r;
-	char err[512];
-
-	if (nfswb_restore_open(statedir, &r, err, sizeof(err)) < 0) {
-		fprintf(stderr, "nfswb_restore_open: %s\n", err);
-		exit(T_EXIT_FAIL);
-	}
-	return r;
-}
-
 static void test_set_and_restore_all(void)
 {
-	struct nfswb_restore *r = open_or_die();
+	struct nfswb_restore *r = t_journal_open(statedir);
 	char buf[256];
 	int i;
 
@@ -125,7 +114,7 @@ static void test_set_and_restore_all(void)
 
 static void test_put_back(void)
 {
-	struct nfswb_restore *r = open_or_die();
+	struct nfswb_restore *r = t_journal_open(statedir);
 	char buf[256];
 
 	reset_files();
@@ -140,14 +129,14 @@ static void test_put_back(void)
 		"put_back of an unrecorded path is a no-op");
 	/* Close without restoring: the next open must restore files[2]. */
 	nfswb_restore_close(r);
-	r = open_or_die();
+	r = t_journal_open(statedir);
 	T_CHECK(count_changed(true) == 0, "reopen restored what was left");
 	nfswb_restore_close(r);
 }
 
 static void test_lock(void)
 {
-	struct nfswb_restore *r = open_or_die(), *r2 = NULL;
+	struct nfswb_restore *r = t_journal_open(statedir), *r2 = NULL;
 	char err[512] = "";
 	pid_t pid;
 	int st;
@@ -205,7 +194,7 @@ static void test_torn_and_malformed(void)
 		 esc_space(files[2], e2, sizeof(e2)));
 	fputs(line, f);
 	fclose(f);
-	r = open_or_die();
+	r = t_journal_open(statedir);
 	T_CHECK(count_changed(true) == 0, "journal restored, torn line ignored");
 	T_CHECK(nfswb_restore_count(r) == 0, "nothing left");
 	nfswb_restore_close(r);
@@ -214,14 +203,14 @@ static void test_torn_and_malformed(void)
 static void test_gone_file_dropped(void)
 {
 	char gone[PATH_MAX + 8];
-	struct nfswb_restore *r = open_or_die();
+	struct nfswb_restore *r = t_journal_open(statedir);
 
 	snprintf(gone, sizeof(gone), "%s/gone", tmpdir);
 	put_file(gone, "5");
 	T_CHECK(nfswb_restore_set(r, gone, "6") == 0, "set");
 	nfswb_restore_close(r);
 	unlink(gone);
-	r = open_or_die();
+	r = t_journal_open(statedir);
 	T_CHECK(nfswb_restore_count(r) == 0,
 		"a value whose file is gone is dropped, not kept forever");
 	nfswb_restore_close(r);
@@ -234,7 +223,7 @@ static void test_gone_file_dropped(void)
  */
 static void child_churn(void)
 {
-	struct nfswb_restore *r = open_or_die();
+	struct nfswb_restore *r = t_journal_open(statedir);
 	char v[32];
 	unsigned int k;
 
@@ -273,7 +262,7 @@ static void test_kill9_loop(void)
 		waitpid(pid, &st, 0);
 		T_CHECK(WIFSIGNALED(st), "child ended by itself: status %d",
 			st);
-		r = open_or_die();
+		r = t_journal_open(statedir);
 		if (count_changed(true)) {
 			fprintf(stderr, "round %d: values not restored\n", i);
 			bad++;
