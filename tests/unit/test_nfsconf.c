@@ -159,7 +159,7 @@ static void check_load_owned(void)
 		const char *text;
 		size_t errors, warnings;
 		const char *where;	/* ":LINE:" of the first message */
-	} cases[] = {
+	} owned_cases[] = {
 		{ "[nfsd]\nthreads = 8\n[nfswbd]\nmode = files\n", 0, 0, NULL },
 		/* Other daemons' sections, or no section at all. */
 		{ "[nfsd]\nbogus line\n[nfswbd]\nmode = files\n", 0, 1, ":2:" },
@@ -188,34 +188,35 @@ static void check_load_owned(void)
 	if (fd < 0)
 		T_SKIP("mkstemp: %m");
 	close(fd);
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < sizeof(owned_cases) / sizeof(owned_cases[0]); i++) {
 		f = fopen(path, "w");
 		if (!f)
 			T_SKIP("%s: %m", path);
-		fputs(cases[i].text, f);
+		fputs(owned_cases[i].text, f);
 		fclose(f);
 		ret = nfswb_nfsconf_load_owned(path, "nfswbd", &c, &err, &warn);
-		T_CHECK(err.count == cases[i].errors &&
-			warn.count == cases[i].warnings,
+		T_CHECK(err.count == owned_cases[i].errors &&
+			warn.count == owned_cases[i].warnings,
 			"case %zu: %zu errors, %zu warnings; expected %zu, %zu",
-			i, err.count, warn.count, cases[i].errors,
-			cases[i].warnings);
-		if (cases[i].errors) {
+			i, err.count, warn.count, owned_cases[i].errors,
+			owned_cases[i].warnings);
+		if (owned_cases[i].errors) {
 			T_CHECK(ret == -1 && !c, "case %zu: loaded", i);
 		} else {
-			T_CHECK(ret == 0 && c &&
-				!strcmp(nfswb_nfsconf_get(c, "nfswbd", "mode") ?: "",
-					"files"),
+			const char *mode = c ? nfswb_nfsconf_get(c, "nfswbd",
+								 "mode") : NULL;
+
+			T_CHECK(ret == 0 && mode && !strcmp(mode, "files"),
 				"case %zu: [nfswbd] mode not loaded", i);
 		}
-		if (cases[i].where) {
+		if (owned_cases[i].where) {
 			const char *m = err.count ? err.msgs[0] : warn.msgs[0];
 
 			T_CHECK(!strncmp(m, path, strlen(path)) &&
-				!strncmp(m + strlen(path), cases[i].where,
-					 strlen(cases[i].where)),
+				!strncmp(m + strlen(path), owned_cases[i].where,
+					 strlen(owned_cases[i].where)),
 				"case %zu: '%s' does not start with %s%s", i,
-				m, path, cases[i].where);
+				m, path, owned_cases[i].where);
 		}
 		nfswb_nfsconf_free(c);
 		nfswb_diag_clear(&err);
