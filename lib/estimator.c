@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "estimator.h"
+#include "satmath.h"
 
 #define SECTOR_SIZE	512u
 /* io_ticks and jiffies sampling may run a little ahead of our clock. */
@@ -66,20 +67,6 @@ static bool counter_delta(uint64_t prev, uint64_t cur, uint64_t limit,
 	return true;
 }
 
-static uint64_t mul_sat(uint64_t a, uint64_t b)
-{
-	uint64_t r;
-
-	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
-}
-
-static uint64_t add_sat(uint64_t a, uint64_t b)
-{
-	uint64_t r;
-
-	return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
-}
-
 /*
  * The median of the newest periods covering NFSWB_EST_SPAN_MS (at least
  * NFSWB_EST_MIN_SAMPLES), each weighted by its length, so that the span
@@ -130,7 +117,7 @@ static void learn(struct nfswb_estimator *e, uint64_t now_ms, uint64_t len,
 		e->nwindow++;
 	e->last_rate = rate;
 	e->busy_samples++;
-	e->learned_ms = add_sat(e->learned_ms, len);
+	e->learned_ms = nfswb_add_sat(e->learned_ms, len);
 	if (e->learned_ms >= NFSWB_EST_COLD_MS &&
 	    e->busy_samples >= NFSWB_EST_MIN_SAMPLES)
 		e->learned = true;
@@ -205,9 +192,10 @@ void nfswb_estimator_sample(struct nfswb_estimator *e, uint64_t now_ms,
 	 * request times (summed over up to 2^16 concurrent requests) no more
 	 * than 2^16 x the wall time.
 	 */
-	max_sect = mul_sat(dt, NFSWB_EST_PLAUSIBLE_BW / SECTOR_SIZE / 1000);
+	max_sect = nfswb_mul_sat(dt,
+				 NFSWB_EST_PLAUSIBLE_BW / SECTOR_SIZE / 1000);
 	max_ticks = dt > UINT32_MAX ? UINT64_MAX : dt + TICKS_SLACK_MS;
-	max_rqt = mul_sat(max_ticks, 1u << 16);
+	max_rqt = nfswb_mul_sat(max_ticks, 1u << 16);
 	if (!counter_delta(p->wr_sectors, s->wr_sectors, max_sect, &dwr) ||
 	    !counter_delta(p->rd_sectors, s->rd_sectors, max_sect, &drd) ||
 	    !counter_delta(p->dc_sectors, s->dc_sectors, max_sect, &ddc) ||
@@ -239,7 +227,8 @@ void nfswb_estimator_sample(struct nfswb_estimator *e, uint64_t now_ms,
 	 * device that stalls most of the time gets a low estimate.
 	 */
 	if (!dwr && !drd && !ddc && s->in_flight &&
-	    mul_sat(dbusy, 100) >= mul_sat(dt, NFSWB_EST_STALL_PCT)) {
+	    nfswb_mul_sat(dbusy, 100) >=
+	    nfswb_mul_sat(dt, NFSWB_EST_STALL_PCT)) {
 		/*
 		 * Longer than NFSWB_EST_MAX_STALL_MS is a hang or broken
 		 * accounting (an in_flight count stuck above zero keeps
@@ -253,17 +242,18 @@ void nfswb_estimator_sample(struct nfswb_estimator *e, uint64_t now_ms,
 		return;
 	}
 
-	bytes = mul_sat(dwr, SECTOR_SIZE);
-	wbusy = write_busy_ms(dbusy, dwr_t, add_sat(drd_t, ddc_t), dwr,
-			      add_sat(drd, ddc));
+	bytes = nfswb_mul_sat(dwr, SECTOR_SIZE);
+	wbusy = write_busy_ms(dbusy, dwr_t, nfswb_add_sat(drd_t, ddc_t), dwr,
+			      nfswb_add_sat(drd, ddc));
 	if (!wbusy || bytes < NFSWB_EST_MIN_BYTES ||
-	    (mul_sat(dbusy, 100) < mul_sat(dt, NFSWB_EST_BUSY_PCT) &&
+	    (nfswb_mul_sat(dbusy, 100) <
+	     nfswb_mul_sat(dt, NFSWB_EST_BUSY_PCT) &&
 	     !deep_batch(bytes, dwr_t, wbusy))) {
 		e->idle_samples++;
 		goto rebase;
 	}
 	if (!e->p.fixed_bw)
-		learn(e, now_ms, dt, mul_sat(bytes, 1000) / wbusy);
+		learn(e, now_ms, dt, nfswb_mul_sat(bytes, 1000) / wbusy);
 	else
 		e->busy_samples++;
 

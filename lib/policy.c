@@ -9,20 +9,7 @@
 #include <string.h>
 
 #include "policy.h"
-
-static uint64_t add_sat(uint64_t a, uint64_t b)
-{
-	uint64_t r;
-
-	return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
-}
-
-static uint64_t mul_sat(uint64_t a, uint64_t b)
-{
-	uint64_t r;
-
-	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
-}
+#include "satmath.h"
 
 /*
  * bytes/s x ms / 1000 without losing precision or overflowing for sane
@@ -30,17 +17,17 @@ static uint64_t mul_sat(uint64_t a, uint64_t b)
  */
 static uint64_t bytes_in(uint64_t bytes_per_s, uint64_t ms)
 {
-	uint64_t r;
+	uint64_t prod, q = bytes_per_s / 1000, r = bytes_per_s % 1000;
 
-	if (!__builtin_mul_overflow(bytes_per_s, ms, &r))
-		return r / 1000;
+	if (!__builtin_mul_overflow(bytes_per_s, ms, &prod))
+		return prod / 1000;
 	/*
 	 * With bytes_per_s = q x 1000 + r and ms = a x 1000 + b:
 	 * bytes_per_s x ms / 1000 = q x ms + r x a + r x b / 1000.
 	 */
-	return add_sat(add_sat(mul_sat(bytes_per_s / 1000, ms),
-			       mul_sat(bytes_per_s % 1000, ms / 1000)),
-		       (bytes_per_s % 1000) * (ms % 1000) / 1000);
+	return nfswb_add_sat(nfswb_add_sat(nfswb_mul_sat(q, ms),
+					   nfswb_mul_sat(r, ms / 1000)),
+			     r * (ms % 1000) / 1000);
 }
 
 static uint64_t max3(uint64_t a, uint64_t b, uint64_t c)
@@ -65,8 +52,8 @@ static uint64_t decide_kick(const struct nfswb_policy_in *in,
 	 * for no gain.  A slow device still gets one minimum kick in flight,
 	 * or the deferral below would starve it.
 	 */
-	budget = bytes_in(in->bandwidth,
-			  mul_sat(NFSWB_INFLIGHT_INTERVALS, in->interval_ms));
+	budget = bytes_in(in->bandwidth, nfswb_mul_sat(NFSWB_INFLIGHT_INTERVALS,
+							in->interval_ms));
 	if (budget < NFSWB_MIN_KICK_BYTES)
 		budget = NFSWB_MIN_KICK_BYTES;
 	if (in->inflight_bytes >= budget)
@@ -98,7 +85,7 @@ static void decide_cap(const struct nfswb_policy_in *in, uint64_t target,
 		return;
 	}
 	cap = max3(bytes_in(in->bandwidth, in->commit_target_ms),
-		   mul_sat(2, target), NFSWB_MIN_CAP_BYTES);
+		   nfswb_mul_sat(2, target), NFSWB_MIN_CAP_BYTES);
 	out->cap_bytes = cap;
 	if (!old) {
 		out->cap_change = true;
