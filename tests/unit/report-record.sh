@@ -100,6 +100,13 @@ fi
 "$report" record -d 100 -e nosuch:event -o "$work/failed" 2>"$work/err"
 check "unknown event is an error" grep -q "nosuch:event: no such event" "$work/err"
 check "a failed record leaves no file" test ! -e "$work/failed"
-"$report" record -d 100 -p 2147483000 -o /dev/null 2>"$work/err"
+"$report" record -d 100 -p 2147483000 -o "$work/none.txt" 2>"$work/err"
 check "missing pid is an error" grep -q "no such process" "$work/err"
+# A failed record removes only a regular file it wrote, never a device
+# named as output (it once deleted /dev/null this way).
+if mknod "$work/null" c 1 3 2>/dev/null; then
+	"$report" record -d 100 -e nosuch:event -o "$work/null" 2>/dev/null
+	check "a device named as output survives a failed record" \
+		test -c "$work/null"
+fi
 exit $fail

@@ -10,6 +10,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -78,6 +79,7 @@ static int record_run(int argc, char **argv)
 	static char buf[65536];
 	FILE *out = stdout;
 	int pid = 0, c, ret = 1;
+	struct stat st;
 	char *end;
 
 	while ((c = getopt_long(argc, argv, "o:d:p:b:s:e:h", opts, NULL)) != -1) {
@@ -143,8 +145,13 @@ static int record_run(int argc, char **argv)
 	}
 	if (capture_open(&cap, pid, extra, nextra)) {
 		report_err("record", "%s", cap.why);
-		/* Leave no empty recording that looks like a quiet server. */
-		if (out != stdout)
+		/*
+		 * Leave no empty recording that looks like a quiet server,
+		 * but remove only a regular file: -o may name a device
+		 * such as /dev/null.
+		 */
+		if (out != stdout && !fstat(fileno(out), &st) &&
+		    S_ISREG(st.st_mode))
 			unlink(output);
 		goto out;
 	}
