@@ -107,6 +107,39 @@ loop_export() {
 		skip "bdi $bdi has no strict_limit/max_ratio_fine (kernel < 6.2)"
 }
 
+# limit_daemon SIZE RATIO NAME: loop_export SIZE, reset the bdi's
+# strict_limit to 0 and max_ratio_fine to RATIO (a loop device's bdi
+# outlives its attachment, and an unusual value keeps "restored" from
+# being a coincidence), remember them as orig_strict and orig_ratio, and
+# write $WORK/NAME.exports asking for files + limit.  Defines start (an
+# nfswbd in the foreground as $pid, added to PIDS), limited and restored.
+limit_daemon() {
+	loop_export "$1"
+	echo 0 > "$sys/strict_limit"
+	echo "$2" > "$sys/max_ratio_fine"
+	orig_strict=$(cat "$sys/strict_limit")
+	orig_ratio=$(cat "$sys/max_ratio_fine")
+
+	conf="$WORK/$3.exports"
+	state="$WORK/state"
+	echo "$WORK/mnt/exp  (mode=files,commit_target=2s)" > "$conf"
+	"$NFSWBD" --check-config -c "$conf" --nfs-conf "$NFS_CONF" >/dev/null 2>"$WORK/err" ||
+		skip "files or limit mode not available here: $(cat "$WORK/err")"
+}
+start() {
+	"$NFSWBD" -F -c "$conf" --nfs-conf "$NFS_CONF" --state-dir "$state" \
+		2>>"$WORK/log" &
+	pid=$!
+	PIDS="$PIDS $pid"
+}
+limited() {
+	[ "$(cat "$sys/strict_limit")" = 1 ]
+}
+restored() {
+	[ "$(cat "$sys/strict_limit")" = "$orig_strict" ] &&
+	[ "$(cat "$sys/max_ratio_fine")" = "$orig_ratio" ]
+}
+
 # attached: the nfswbd started as $pid with state dir $state says in its
 # status.json that both files and limit are attached (a sysfs value left
 # by an earlier, killed, start proves nothing).

@@ -6,33 +6,8 @@
 # drops commit_target.
 . "${srcdir:-.}/unit/daemon-lib.sh"
 
-loop_export 128M
-# A loop device's bdi outlives its attachment: start from the default.
-echo 0 > "$sys/strict_limit"
-echo 1000000 > "$sys/max_ratio_fine"
-orig_strict=$(cat "$sys/strict_limit")
-orig_ratio=$(cat "$sys/max_ratio_fine")
-
-conf="$WORK/act.exports"
-state="$WORK/state"
+limit_daemon 128M 1000000 act
 st="$state/status.json"
-echo "$WORK/mnt/exp  (mode=files,commit_target=2s)" > "$conf"
-"$NFSWBD" --check-config -c "$conf" --nfs-conf "$NFS_CONF" >/dev/null 2>"$WORK/err" ||
-	skip "files or limit mode not available here: $(cat "$WORK/err")"
-
-start() {
-	"$NFSWBD" -F -c "$conf" --nfs-conf "$NFS_CONF" --state-dir "$state" \
-		2>>"$WORK/log" &
-	pid=$!
-	PIDS="$PIDS $pid"
-}
-limited() {
-	[ "$(cat "$sys/strict_limit")" = 1 ]
-}
-restored() {
-	[ "$(cat "$sys/strict_limit")" = "$orig_strict" ] &&
-	[ "$(cat "$sys/max_ratio_fine")" = "$orig_ratio" ]
-}
 stop() {
 	kill -TERM "$pid"
 	for _ in $(seq 100); do

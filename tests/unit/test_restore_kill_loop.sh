@@ -11,33 +11,7 @@
 . "${srcdir:-.}/unit/daemon-lib.sh"
 
 loops=${NFSWB_KILL_LOOPS:-10}
-loop_export 64M
-# A loop device's bdi outlives its attachment: start from the defaults,
-# then make them unusual so that "restored" cannot be a coincidence.
-echo 0 > "$sys/strict_limit"
-echo 987654 > "$sys/max_ratio_fine"
-orig_strict=$(cat "$sys/strict_limit")
-orig_ratio=$(cat "$sys/max_ratio_fine")
-
-conf="$WORK/kill.exports"
-state="$WORK/state"
-echo "$WORK/mnt/exp  (mode=files,commit_target=2s)" > "$conf"
-"$NFSWBD" --check-config -c "$conf" --nfs-conf "$NFS_CONF" >/dev/null 2>"$WORK/err" ||
-	skip "files or limit mode not available here: $(cat "$WORK/err")"
-
-start() {
-	"$NFSWBD" -F -c "$conf" --nfs-conf "$NFS_CONF" --state-dir "$state" \
-		2>>"$WORK/log" &
-	pid=$!
-	PIDS="$pid"
-}
-limited() {
-	[ "$(cat "$sys/strict_limit")" = 1 ]
-}
-restored() {
-	[ "$(cat "$sys/strict_limit")" = "$orig_strict" ] &&
-	[ "$(cat "$sys/max_ratio_fine")" = "$orig_ratio" ]
-}
+limit_daemon 64M 987654 kill
 
 changed=0
 for round in $(seq "$loops"); do
@@ -52,6 +26,7 @@ for round in $(seq "$loops"); do
 	limited && changed=$((changed + 1))
 	kill -KILL "$pid"
 	wait "$pid" 2>/dev/null
+	PIDS=
 done
 [ "$changed" -gt 0 ] || fail "no round ever changed strict_limit"
 
