@@ -35,8 +35,10 @@ static int kernel_probe(const char *sysroot, char *why, size_t len)
 {
 	if (nfswb_any_bdi_has(sysroot, KNOB))
 		return 0;
+	/* System-wide: no device's bdi has the knob, so name them all. */
 	snprintf(why, len,
-		 "kernel lacks /sys/class/bdi/BDI/" KNOB " (see kernel-patch/)");
+		 "kernel lacks the per-bdi knob: no %s/sys/class/bdi/*/" KNOB
+		 " (see kernel-patch/)", sysroot);
 	return -1;
 }
 
