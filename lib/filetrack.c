@@ -37,6 +37,7 @@ int nfswb_filetrack_init(struct nfswb_filetrack *t, size_t max_files)
 	t->nbuckets = n;
 	t->head = t->tail = NULL;
 	t->count = 0;
+	t->rate_sum = t->rate_time_sum = 0;
 	return 0;
 }
 
@@ -83,6 +84,8 @@ void nfswb_filetrack_add(struct nfswb_filetrack *t, struct nfswb_tracked *e)
 	t->buckets[b] = e;
 	list_append(t, e);
 	t->count++;
+	t->rate_sum += e->rate;
+	t->rate_time_sum += e->rate * (double)e->seen_ms;
 }
 
 void nfswb_filetrack_del(struct nfswb_filetrack *t, struct nfswb_tracked *e)
@@ -98,6 +101,10 @@ void nfswb_filetrack_del(struct nfswb_filetrack *t, struct nfswb_tracked *e)
 	e->hnext = NULL;
 	list_unlink(t, e);
 	t->count--;
+	t->rate_sum -= e->rate;
+	t->rate_time_sum -= e->rate * (double)e->seen_ms;
+	if (!t->count)
+		t->rate_sum = t->rate_time_sum = 0;
 }
 
 void nfswb_filetrack_renew(struct nfswb_filetrack *t,
@@ -107,6 +114,47 @@ void nfswb_filetrack_renew(struct nfswb_filetrack *t,
 	list_append(t, e);
 }
 
+void nfswb_filetrack_set_growth(struct nfswb_filetrack *t,
+				struct nfswb_tracked *e, double rate,
+				uint64_t seen_ms)
+{
+	if (rate < 0)
+		rate = 0;
+	t->rate_sum += rate - e->rate;
+	t->rate_time_sum += rate * (double)seen_ms -
+			    e->rate * (double)e->seen_ms;
+	e->rate = rate;
+	e->seen_ms = seen_ms;
+}
+
+uint64_t nfswb_filetrack_growth_of(const struct nfswb_tracked *e,
+				   uint64_t now_ms)
+{
+	if (now_ms <= e->seen_ms)
+		return 0;
+	return (uint64_t)(e->rate * (double)(now_ms - e->seen_ms));
+}
+
+uint64_t nfswb_filetrack_growth(const struct nfswb_filetrack *t,
+				uint64_t now_ms)
+{
+	double g = t->rate_sum * (double)now_ms - t->rate_time_sum;
+
+	/* Negative only by rounding, or when entries were seen "later". */
+	return g > 0 ? (uint64_t)g : 0;
+}
+
+void nfswb_filetrack_resum(struct nfswb_filetrack *t)
+{
+	struct nfswb_tracked *e;
+
+	t->rate_sum = t->rate_time_sum = 0;
+	for (e = t->head; e; e = e->next) {
+		t->rate_sum += e->rate;
+		t->rate_time_sum += e->rate * (double)e->seen_ms;
+	}
+}
+
 void nfswb_filetrack_free(struct nfswb_filetrack *t)
 {
 	free(t->buckets);
@@ -114,4 +162,5 @@ void nfswb_filetrack_free(struct nfswb_filetrack *t)
 	t->nbuckets = 0;
 	t->head = t->tail = NULL;
 	t->count = 0;
+	t->rate_sum = t->rate_time_sum = 0;
 }

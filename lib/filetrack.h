@@ -6,6 +6,11 @@
  * order the files were first seen dirty, oldest first: the order in which
  * the mechanism kicks them, and the order in which it evicts them when
  * the set is full.  Intrusive: the caller allocates entries.
+ *
+ * Each entry's dirty count was measured (or accounted) at seen_ms and is
+ * taken to grow at its rate since: a file is looked at only every so
+ * often, and the writes in between are silent.  The set keeps the sums
+ * that give the whole set's growth in O(1).
  */
 #ifndef NFSWB_FILETRACK_H
 #define NFSWB_FILETRACK_H
@@ -18,7 +23,9 @@ struct nfswb_tracked {
 	int fd;			/* the fanotify event's fd, kept */
 	uint64_t first_dirty_ms;	/* since when it has been dirty */
 	uint64_t last_dirty_ms;		/* last seen dirty */
-	uint64_t dirty_bytes;	/* at the last refresh */
+	uint64_t dirty_bytes;	/* at seen_ms */
+	uint64_t seen_ms;
+	double rate;		/* dirty growth since seen_ms, bytes per ms */
 	uint64_t writeback_bytes;
 	uint64_t base_size;	/* no-cachestat fallback: size at last kick */
 	unsigned int pending;	/* kicks not yet completed */
@@ -32,6 +39,8 @@ struct nfswb_filetrack {
 	size_t nbuckets;	/* power of two */
 	struct nfswb_tracked *head, *tail;
 	size_t count;
+	double rate_sum;	/* sum of rate */
+	double rate_time_sum;	/* sum of rate x seen_ms */
 };
 
 /**
@@ -53,6 +62,28 @@ void nfswb_filetrack_del(struct nfswb_filetrack *t, struct nfswb_tracked *e);
 /** nfswb_filetrack_renew - make @e the newest entry (it was just kicked). */
 void nfswb_filetrack_renew(struct nfswb_filetrack *t,
 			   struct nfswb_tracked *e);
+
+/**
+ * nfswb_filetrack_set_growth - @e was measured at @seen_ms and grows at
+ * @rate bytes per ms from then on (its dirty_bytes is the caller's).
+ */
+void nfswb_filetrack_set_growth(struct nfswb_filetrack *t,
+				struct nfswb_tracked *e, double rate,
+				uint64_t seen_ms);
+
+/** nfswb_filetrack_growth_of - @e's dirty bytes gained since seen_ms. */
+uint64_t nfswb_filetrack_growth_of(const struct nfswb_tracked *e,
+				   uint64_t now_ms);
+
+/** nfswb_filetrack_growth - the whole set's, in O(1). */
+uint64_t nfswb_filetrack_growth(const struct nfswb_filetrack *t,
+				uint64_t now_ms);
+
+/**
+ * nfswb_filetrack_resum - recompute the growth sums from the entries, so
+ * that rounding in their running updates cannot build up; O(n).
+ */
+void nfswb_filetrack_resum(struct nfswb_filetrack *t);
 
 /** nfswb_filetrack_free - free the table; entries are the caller's. */
 void nfswb_filetrack_free(struct nfswb_filetrack *t);

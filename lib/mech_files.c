@@ -13,8 +13,12 @@
  *         thousand times costs one event, not a thousand.
  * Measure: cachestat(2) of each tracked file gives its dirty and
  *         writeback pages, refreshed round-robin within a budget per
- *         interval.  A file that stays clean for IDLE_DROP_MS is dropped
- *         (mark removed, fd closed); its next NFS write tracks it again.
+ *         interval.  Between two looks a file's dirty bytes are taken to
+ *         grow at the rate seen between its last two, so the device's
+ *         sum does not lag by the refresh period when thousands of files
+ *         are tracked.  A file that stays clean for IDLE_DROP_MS is
+ *         dropped (mark removed, fd closed); its next NFS write tracks it
+ *         again.
  * Kick:   when the policy asks for kick_bytes, start writeback of the
  *         files dirtied longest ago first, SYNC_FILE_RANGE_WRITE only,
  *         through kick.h (io_uring, or a worker thread).
@@ -48,14 +52,17 @@
 
 /*
  * Each dirty_bytes() call refreshes 1/REFRESH_CALLS of the tracked files
- * with cachestat, at least REFRESH_MIN: every file is looked at every
- * REFRESH_CALLS intervals (2 s at the default 100 ms), and the dirty
- * count lags by up to that for files not written through an event.  A
+ * with cachestat, at least REFRESH_MIN and at most REFRESH_MAX: every
+ * file is looked at every REFRESH_CALLS intervals (2 s at the default
+ * 100 ms) while up to REFRESH_CALLS x REFRESH_MAX files are tracked, and
+ * less often beyond; the growth estimate covers the time in between.  A
  * syscall costs 1-5 us (more in VMs with PTI), so this, not the event
- * path, is what the mechanism's CPU use scales with.
+ * path, is what the mechanism's CPU use scales with: REFRESH_MAX keeps it
+ * under ~1300 cachestat calls a second however many files are tracked.
  */
 #define REFRESH_CALLS		20
 #define REFRESH_MIN		8
+#define REFRESH_MAX		128
 /* A file clean this long is dropped: nfsd has most likely closed it. */
 #define IDLE_DROP_MS		30000
 /* How long a process's writer verdict is trusted (pids are reused). */
@@ -281,6 +288,7 @@ static enum refresh_result refresh(struct nfswb_mech_dev *d,
 	bool was_clean = !e->dirty_bytes && !e->writeback_bytes;
 	struct nfswb_cachestat cs;
 	uint64_t dirty, wb = 0;
+	double rate = e->rate;
 	struct stat st;
 
 	/* Now and then: deleted files must not be written back. */
@@ -305,10 +313,22 @@ static enum refresh_result refresh(struct nfswb_mech_dev *d,
 		dirty = (uint64_t)st.st_size > e->base_size ?
 			(uint64_t)st.st_size - e->base_size : 0;
 	}
+	/*
+	 * Growth since the last look, halved into the running rate: a
+	 * writer that stopped (or data the flusher took) fades out in a few
+	 * looks instead of being extrapolated on.
+	 */
+	if (now > e->seen_ms) {
+		double seen = dirty > e->dirty_bytes ?
+			      (double)(dirty - e->dirty_bytes) : 0;
+
+		rate = (e->rate + seen / (double)(now - e->seen_ms)) / 2;
+	}
 	p->dirty_sum += dirty - e->dirty_bytes;
 	p->writeback_sum += wb - e->writeback_bytes;
 	e->dirty_bytes = dirty;
 	e->writeback_bytes = wb;
+	nfswb_filetrack_set_growth(&p->t, e, rate, now);
 	if (dirty && was_clean) {
 		/* Dirty again: its data is the newest, so kicked last. */
 		e->first_dirty_ms = now;
@@ -319,6 +339,17 @@ static enum refresh_result refresh(struct nfswb_mech_dev *d,
 		return FILE_DIRTY;
 	}
 	return FILE_CLEAN;
+}
+
+/* Fold @e's estimated growth into its dirty count, as of @now. */
+static void settle(struct files_priv *p, struct nfswb_tracked *e,
+		   uint64_t now)
+{
+	uint64_t g = nfswb_filetrack_growth_of(e, now);
+
+	e->dirty_bytes += g;
+	p->dirty_sum += g;
+	nfswb_filetrack_set_growth(&p->t, e, e->rate, now);
 }
 
 static void account_kick(struct nfswb_mech_dev *d, struct files_priv *p,
@@ -346,6 +377,7 @@ static void track(struct nfswb_mech_dev *d, struct files_priv *p, int fd,
 		/* Full: the oldest goes, with a last kick of all it holds. */
 		struct nfswb_tracked *old = p->t.head;
 
+		settle(p, old, now);
 		if (kick_range(p, old, 0, 0) == 0)
 			account_kick(d, p, old, old->dirty_bytes);
 		drop(d, p, old);
@@ -362,6 +394,7 @@ static void track(struct nfswb_mech_dev *d, struct files_priv *p, int fd,
 	e->fd = fd;
 	e->first_dirty_ms = now;
 	e->last_dirty_ms = now;
+	e->seen_ms = now;
 	e->base_size = p->have_cachestat ? 0 : (uint64_t)st.st_size;
 	nfswb_filetrack_add(&p->t, e);
 	set_ignore(p, e, true);
@@ -607,6 +640,7 @@ static uint64_t files_dirty_bytes(struct nfswb_mech_dev *d)
 	struct files_priv *p = d->priv;
 	struct nfswb_tracked *e, *next;
 	uint64_t now = now_ms();
+	bool wrapped = false;
 	size_t n, budget;
 
 	if (!p)
@@ -617,13 +651,20 @@ static uint64_t files_dirty_bytes(struct nfswb_mech_dev *d)
 	budget = n / REFRESH_CALLS;
 	if (budget < REFRESH_MIN)
 		budget = REFRESH_MIN;
+	if (budget > REFRESH_MAX)
+		budget = REFRESH_MAX;
 	/*
 	 * Round-robin from where the last call stopped, so that every file
 	 * is refreshed even when more are tracked than the budget allows.
 	 */
 	e = p->cursor ? p->cursor : p->t.head;
 	while (e && budget-- && n--) {
-		next = e->next ? e->next : p->t.head;
+		next = e->next;
+		if (!next) {
+			/* A full round: drop the rounding of the sums. */
+			wrapped = true;
+			next = p->t.head;
+		}
 		switch (refresh(d, p, e, now)) {
 		case FILE_DIRTY:
 			break;
@@ -650,9 +691,11 @@ static uint64_t files_dirty_bytes(struct nfswb_mech_dev *d)
 		e = next == e ? NULL : next;
 	}
 	p->cursor = e;
+	if (wrapped)
+		nfswb_filetrack_resum(&p->t);
 	d->c.inflight_bytes = inflight(p);
 	p->kicked_recent = 0;
-	return p->dirty_sum;
+	return p->dirty_sum + nfswb_filetrack_growth(&p->t, now);
 }
 
 /*
@@ -707,7 +750,7 @@ static int files_apply(struct nfswb_mech_dev *d,
 {
 	struct files_priv *p = d->priv;
 	struct nfswb_tracked *e, *next;
-	uint64_t left, bytes, start, end;
+	uint64_t left, bytes, start, end, now = now_ms();
 	int ret = 0;
 
 	if (!p)
@@ -717,14 +760,17 @@ static int files_apply(struct nfswb_mech_dev *d,
 	/* Oldest dirty data first. */
 	for (e = p->t.head; e && left; e = next) {
 		next = e->next;
-		if (!e->dirty_bytes || e->pending)
+		if (e->pending)
+			continue;
+		settle(p, e, now);
+		if (!e->dirty_bytes)
 			continue;
 		if (e->dirty_bytes <= left) {
 			/* All of it: the file's next dirty data is new. */
 			if (kick_range(p, e, 0, 0) < 0)
 				break;	/* queue full: the rest next interval */
 			bytes = e->dirty_bytes;
-			e->first_dirty_ms = now_ms();
+			e->first_dirty_ms = now;
 			nfswb_filetrack_renew(&p->t, e);
 		} else {
 			/* A big file: only its oldest part, and it stays first. */
