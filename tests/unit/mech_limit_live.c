@@ -150,24 +150,11 @@ static void test_kill_loop(void)
 	const char *env = getenv("NFSWB_KILL_LOOPS");
 	int loops = env ? atoi(env) : 20, i, st, bad = 0;
 	struct nfswb_restore *r;
-	struct timespec ts;
-	pid_t pid;
 
 	srand((unsigned int)getpid());
 	for (i = 0; i < loops; i++) {
-		pid = fork();
-		if (pid < 0) {
-			perror("fork");
-			exit(T_EXIT_FAIL);
-		}
-		if (pid == 0)
-			churn();
-		ts.tv_sec = 0;
-		ts.tv_nsec = 2000000L + (rand() % 30) * 1000000L;
-		nanosleep(&ts, NULL);
-		kill(pid, SIGKILL);
-		waitpid(pid, &st, 0);
-		T_CHECK(WIFSIGNALED(st), "churn ended by itself: %d", st);
+		st = t_fork_and_kill(churn, 2, 30);
+		T_CHECK(!st, "churn ended by itself: %d", st);
 		r = t_journal_open(state);
 		if (count_changed("after kill -9 and reopen"))
 			bad++;

@@ -242,26 +242,12 @@ static void test_kill9_loop(void)
 	const char *env = getenv("NFSWB_KILL_LOOPS");
 	int loops = env ? atoi(env) : 30, i, st, bad = 0;
 	struct nfswb_restore *r;
-	struct timespec ts;
-	pid_t pid;
 
 	reset_files();
 	srand((unsigned int)getpid());
 	for (i = 0; i < loops; i++) {
-		pid = fork();
-		if (pid < 0) {
-			perror("fork");
-			exit(T_EXIT_FAIL);
-		}
-		if (pid == 0)
-			child_churn();
-		ts.tv_sec = 0;
-		ts.tv_nsec = 1000000L + (rand() % 20) * 1000000L;
-		nanosleep(&ts, NULL);
-		kill(pid, SIGKILL);
-		waitpid(pid, &st, 0);
-		T_CHECK(WIFSIGNALED(st), "child ended by itself: status %d",
-			st);
+		st = t_fork_and_kill(child_churn, 1, 20);
+		T_CHECK(!st, "child ended by itself: status %d", st);
 		r = t_journal_open(statedir);
 		if (count_changed(true)) {
 			fprintf(stderr, "round %d: values not restored\n", i);

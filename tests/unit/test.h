@@ -7,8 +7,13 @@
 #ifndef NFSWB_TEST_H
 #define NFSWB_TEST_H
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 enum {
 	T_EXIT_PASS = 0,
@@ -40,6 +45,40 @@ static int t_failures;
 static inline int t_result(void)
 {
 	return t_failures ? T_EXIT_FAIL : T_EXIT_PASS;
+}
+
+/*
+ * t_fork_and_kill - run @child (which must not return) in a new process
+ * and SIGKILL it after @min_ms plus a random 0..@spread_ms - 1 ms: the
+ * crash at an arbitrary moment that restore tests need.  Seed rand() once
+ * per test.  Returns 0 if the child died of the SIGKILL, else its wait
+ * status (it ended by itself, which is a failure of the test).
+ */
+static inline int t_fork_and_kill(void (*child)(void), unsigned int min_ms,
+				  unsigned int spread_ms)
+{
+	struct timespec ts;
+	unsigned int ms;
+	pid_t pid;
+	int st;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		perror("fork");
+		exit(T_EXIT_FAIL);
+	}
+	if (pid == 0) {
+		child();
+		_exit(T_EXIT_FAIL);
+	}
+	ms = min_ms + (spread_ms ? (unsigned int)rand() % spread_ms : 0);
+	ts.tv_sec = ms / 1000;
+	ts.tv_nsec = (long)(ms % 1000) * 1000000L;
+	nanosleep(&ts, NULL);
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	return WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL ? 0 : st;
 }
 
 #endif /* NFSWB_TEST_H */
