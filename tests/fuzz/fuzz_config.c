@@ -10,18 +10,16 @@
  * options, and merging exports never yields an invalid combination.
  *
  * Built with -DNFSWB_LIBFUZZER (configure --enable-fuzzers, clang) it is
- * a libFuzzer target; without, it is a check program that replays the
- * committed corpus in $srcdir/fuzz/corpus-config (or the files and
- * directories named on its command line).
+ * a libFuzzer target; without, linked with replay.c, it is a check
+ * program that replays the committed corpus in $srcdir/fuzz/corpus-config
+ * (or the files and directories named on its command line).
  */
 #include "config.h"
 
-#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "diag.h"
 #include "exports.h"
@@ -148,91 +146,3 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_nfsconf(data, size);
 	return 0;
 }
-
-#ifndef NFSWB_LIBFUZZER
-static int replay_file(const char *path)
-{
-	struct stat st;
-	uint8_t *buf;
-	size_t n;
-	FILE *f;
-
-	f = fopen(path, "rb");
-	if (!f || fstat(fileno(f), &st)) {
-		perror(path);
-		if (f)
-			fclose(f);
-		return -1;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	n = buf ? fread(buf, 1, (size_t)st.st_size, f) : 0;
-	fclose(f);
-	if (!buf)
-		return -1;
-	LLVMFuzzerTestOneInput(buf, n);
-	free(buf);
-	return 0;
-}
-
-static int replay(const char *path, unsigned int *count)
-{
-	struct dirent **names;
-	struct stat st;
-	int n, i, ret = 0;
-
-	if (stat(path, &st)) {
-		perror(path);
-		return -1;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		(*count)++;
-		return replay_file(path);
-	}
-	n = scandir(path, &names, NULL, alphasort);
-	if (n < 0) {
-		perror(path);
-		return -1;
-	}
-	for (i = 0; i < n; i++) {
-		char *sub;
-
-		if (names[i]->d_name[0] != '.' &&
-		    asprintf(&sub, "%s/%s", path, names[i]->d_name) >= 0) {
-			if (replay_file(sub))
-				ret = -1;
-			(*count)++;
-			free(sub);
-		}
-		free(names[i]);
-	}
-	free(names);
-	return ret;
-}
-
-int main(int argc, char **argv)
-{
-	const char *srcdir = getenv("srcdir");
-	unsigned int count = 0;
-	char *dir = NULL;
-	int i, ret = 0;
-
-	if (argc > 1) {
-		for (i = 1; i < argc; i++)
-			if (replay(argv[i], &count))
-				ret = 1;
-	} else {
-		if (asprintf(&dir, "%s/fuzz/corpus-config",
-			     srcdir ? srcdir : ".") < 0)
-			return 1;
-		if (replay(dir, &count))
-			ret = 1;
-		free(dir);
-	}
-	if (!count) {
-		fprintf(stderr, "no corpus files found\n");
-		return 1;
-	}
-	printf("%u inputs replayed\n", count);
-	return ret;
-}
-#endif

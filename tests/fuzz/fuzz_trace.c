@@ -10,18 +10,16 @@
  * between min and max).
  *
  * Built with -DNFSWB_LIBFUZZER (configure --enable-fuzzers, clang) it is
- * a libFuzzer target; without, it is a check program that replays the
- * committed corpus in $srcdir/fuzz/corpus-trace (or the files and
- * directories named on its command line).
+ * a libFuzzer target; without, linked with replay.c, it is a check
+ * program that replays the committed corpus in $srcdir/fuzz/corpus-trace
+ * (or the files and directories named on its command line).
  */
 #include "config.h"
 
-#include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "latency.h"
 #include "trace.h"
@@ -113,99 +111,3 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nfswb_trace_free(&t);
 	return 0;
 }
-
-#ifndef NFSWB_LIBFUZZER
-static int replay_file(const char *path, unsigned int *count)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	size_t cap = 0, n = 0;
-
-	if (!f) {
-		perror(path);
-		return 1;
-	}
-	for (;;) {
-		if (n == cap) {
-			uint8_t *nb = realloc(buf, cap ? cap * 2 : 4096);
-
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return 1;
-			}
-			buf = nb;
-			cap = cap ? cap * 2 : 4096;
-		}
-		size_t got = fread(buf + n, 1, cap - n, f);
-
-		if (!got)
-			break;
-		n += got;
-	}
-	fclose(f);
-	LLVMFuzzerTestOneInput(buf, n);
-	free(buf);
-	(*count)++;
-	return 0;
-}
-
-static int replay(const char *path, unsigned int *count)
-{
-	struct dirent *de;
-	struct stat st;
-	int ret = 0;
-	DIR *d;
-
-	if (stat(path, &st)) {
-		perror(path);
-		return 1;
-	}
-	if (!S_ISDIR(st.st_mode))
-		return replay_file(path, count);
-	d = opendir(path);
-	if (!d) {
-		perror(path);
-		return 1;
-	}
-	while ((de = readdir(d))) {
-		char *child;
-
-		if (de->d_name[0] == '.')
-			continue;
-		if (asprintf(&child, "%s/%s", path, de->d_name) < 0) {
-			ret = 1;
-			break;
-		}
-		ret |= replay(child, count);
-		free(child);
-	}
-	closedir(d);
-	return ret;
-}
-
-int main(int argc, char **argv)
-{
-	const char *srcdir = getenv("srcdir");
-	unsigned int count = 0;
-	char *dir = NULL;
-	int ret = 0;
-
-	if (argc > 1) {
-		for (int i = 1; i < argc; i++)
-			ret |= replay(argv[i], &count);
-	} else {
-		if (asprintf(&dir, "%s/fuzz/corpus-trace",
-			     srcdir ? srcdir : ".") < 0)
-			return 1;
-		ret = replay(dir, &count);
-		free(dir);
-	}
-	if (!count) {
-		fprintf(stderr, "no corpus files found\n");
-		return 1;
-	}
-	printf("%u inputs replayed\n", count);
-	return ret;
-}
-#endif
