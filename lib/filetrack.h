@@ -15,6 +15,7 @@
 #ifndef NFSWB_FILETRACK_H
 #define NFSWB_FILETRACK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,7 +29,15 @@ struct nfswb_tracked {
 	double rate;		/* dirty growth since seen_ms, bytes per ms */
 	uint64_t writeback_bytes;
 	uint64_t base_size;	/* no-cachestat fallback: size at last kick */
+	/*
+	 * Below this offset the file was clean or under writeback when the
+	 * last kicks from it completed: most refreshes count from here, so
+	 * their cost follows the dirty tail, not the cached size.
+	 */
+	uint64_t clean_below;
+	uint64_t kick_end;	/* where the pending kicks end */
 	unsigned int pending;	/* kicks not yet completed */
+	bool kick_failed;	/* one of them failed: do not advance */
 	unsigned int refreshes;
 	struct nfswb_tracked *prev, *next;	/* age order */
 	struct nfswb_tracked *hnext;		/* hash chain */

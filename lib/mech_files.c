@@ -13,7 +13,11 @@
  *         thousand times costs one event, not a thousand.
  * Measure: cachestat(2) of each tracked file gives its dirty and
  *         writeback pages, refreshed round-robin within a budget per
- *         interval.  Between two looks a file's dirty bytes are taken to
+ *         interval.  cachestat walks every cached page of its range, so
+ *         a refresh counts only from where the file's completed kicks
+ *         left it clean (an appended file's dirty data is its tail);
+ *         every NFSWB_FILES_NLINK_EVERY-th refresh counts the whole file
+ *         and starts over from 0 if it finds rewritten data below.  Between two looks a file's dirty bytes are taken to
  *         grow at the rate seen between its last two, so the device's
  *         sum does not lag by the refresh period when thousands of files
  *         are tracked.  A file that stays clean for IDLE_DROP_MS is
@@ -237,9 +241,15 @@ static void kick_done(void *arg, void *token, int res)
 		xlog(L_DEBUG, "files: writeback kick failed: %s",
 		     strerror(-res));
 	}
+	if (res < 0)
+		e->kick_failed = true;
 	e->pending--;
 	if (e->pending)
 		return;
+	/* All of them started writeback: what lies below is not dirty. */
+	if (!e->kick_failed && e->kick_end > e->clean_below)
+		e->clean_below = e->kick_end;
+	e->kick_failed = false;
 	for (pp = &p->zombies; *pp; pp = &(*pp)->next) {
 		if (*pp == e) {
 			*pp = e->next;
@@ -263,6 +273,7 @@ static int kick_range(struct files_priv *p, struct nfswb_tracked *e,
 {
 	uint64_t n;
 
+	e->kick_end = e->clean_below;	/* callers may say better */
 	do {
 		n = len > NFSWB_KICK_MAX_LEN ? NFSWB_KICK_MAX_LEN : len;
 		if (nfswb_kicker_kick(p->kicker, e->fd, off, n, e) < 0)
@@ -286,20 +297,39 @@ static enum refresh_result refresh(struct nfswb_mech_dev *d,
 				   struct nfswb_tracked *e, uint64_t now)
 {
 	bool was_clean = !e->dirty_bytes && !e->writeback_bytes;
-	struct nfswb_cachestat cs;
+	struct nfswb_cachestat cs, below;
 	uint64_t dirty, wb = 0;
 	double rate = e->rate;
 	struct stat st;
+	bool full;
 
-	/* Now and then: deleted files must not be written back. */
-	if (p->have_cachestat &&
-	    !(e->refreshes++ % NFSWB_FILES_NLINK_EVERY) &&
-	    (fstat(e->fd, &st) < 0 || st.st_nlink == 0))
-		return FILE_GONE;
+	/*
+	 * Now and then: deleted files must not be written back, and data
+	 * rewritten (or a file truncated) below clean_below must be seen.
+	 */
+	full = !(e->refreshes++ % NFSWB_FILES_NLINK_EVERY);
+	if (p->have_cachestat && full) {
+		if (fstat(e->fd, &st) < 0 || st.st_nlink == 0)
+			return FILE_GONE;
+		if ((uint64_t)st.st_size < e->clean_below)
+			e->clean_below = 0;
+	}
 	if (p->have_cachestat) {
-		if (nfswb_cachestat(e->fd, 0, 0, &cs) < 0) {
+		if (nfswb_cachestat(e->fd, e->clean_below, 0, &cs) < 0) {
 			d->c.errors++;
 			return FILE_GONE;
+		}
+		if (full && e->clean_below) {
+			if (nfswb_cachestat(e->fd, 0, e->clean_below,
+					    &below) < 0) {
+				d->c.errors++;
+				return FILE_GONE;
+			}
+			if (below.nr_dirty) {
+				e->clean_below = 0;
+				cs.nr_dirty += below.nr_dirty;
+			}
+			cs.nr_writeback += below.nr_writeback;
 		}
 		dirty = cs.nr_dirty * p->page;
 		wb = cs.nr_writeback * p->page;
@@ -716,17 +746,36 @@ static uint64_t dirty_prefix(struct files_priv *p, struct nfswb_tracked *e,
 		*end = e->base_size + want;
 		return want;
 	}
-	*start = 0;
+	*start = e->clean_below;
 	for (i = 0; i < 24; i++, len *= 2) {
-		if (nfswb_cachestat(e->fd, 0, len, &cs) < 0)
+		if (nfswb_cachestat(e->fd, *start, len, &cs) < 0)
 			break;
 		if (cs.nr_dirty * p->page >= want) {
-			*end = len;
+			*end = *start + len;
 			return cs.nr_dirty * p->page;
 		}
 	}
 	*end = 0;	/* to EOF */
 	return e->dirty_bytes;
+}
+
+/*
+ * Once the kick of [@start, @end) (@end 0: EOF) from a big file is done,
+ * refreshes may start at its end, but not past the last whole page the
+ * file had now: the range may reach beyond EOF, and what is appended
+ * there after the kick is new dirty data.
+ */
+static void clean_after_kick(struct files_priv *p, struct nfswb_tracked *e,
+			     uint64_t start, uint64_t end)
+{
+	struct stat st;
+	uint64_t whole;
+
+	if (!p->have_cachestat || start > e->clean_below ||
+	    fstat(e->fd, &st) < 0)
+		return;
+	whole = (uint64_t)st.st_size / p->page * p->page;
+	e->kick_end = end && end < whole ? end : whole;
 }
 
 static void account_kick(struct nfswb_mech_dev *d, struct files_priv *p,
@@ -777,6 +826,7 @@ static int files_apply(struct nfswb_mech_dev *d,
 			bytes = dirty_prefix(p, e, left, &start, &end);
 			if (kick_range(p, e, start, end ? end - start : 0) < 0)
 				break;
+			clean_after_kick(p, e, start, end);
 		}
 		account_kick(d, p, e, bytes);
 		left = left > bytes ? left - bytes : 0;
