@@ -3,9 +3,13 @@
  * mech_kernel.c - the kernel mechanism: write the device's
  * /sys/class/bdi/BDI/dirty_background_time (kernel-patch/) and let the
  * flusher start writeback once the device's dirty data exceeds its write
- * bandwidth x that time.  Nothing runs per interval: the kernel has the
- * bandwidth estimate and the dirty count, and acts at the moment data is
- * dirtied.  The daemon reads the device's dirty bytes itself (BdiReclaimable
+ * bandwidth x that time.  The kernel has the dirty count and acts at the
+ * moment data is dirtied; its bandwidth estimate, though, starts at
+ * 100 MB/s and learns only while writeback runs, so on a slower disk the
+ * threshold is too high exactly when it matters.  Where the kernel shows
+ * its estimate (/sys/class/bdi/BDI/write_bandwidth, kernel-patch/ 5/5),
+ * each interval writes target / estimate instead (nfswb_policy_knob_ms),
+ * making the kernel's threshold ours; elsewhere background_time as is.  The daemon reads the device's dirty bytes itself (BdiReclaimable
  * in debugfs), so this mechanism has no dirty_bytes method.
  */
 #include "config.h"
@@ -24,10 +28,13 @@
 #include "restore.h"
 
 #define KNOB	"dirty_background_time"
+#define BW_ATTR	"write_bandwidth"
 
 struct kernel_priv {
 	char knob[PATH_MAX];
+	char bw_attr[PATH_MAX];	/* "" without patch 5 */
 	uint64_t ms;		/* value written, valid when set */
+	uint64_t configured;	/* background_time it was computed for */
 	int set;
 };
 
@@ -73,31 +80,53 @@ static int kernel_attach(struct nfswb_mech_dev *d, char *why, size_t len)
 			 p->knob, strerror(errno));
 		return -1;
 	}
+	p->configured = d->opts.background_time_ms;
 	if (kernel_write(d, p, d->opts.background_time_ms) < 0) {
 		snprintf(why, len, "cannot write %" PRIu64 " to %s: %s",
 			 d->opts.background_time_ms, p->knob, strerror(errno));
 		return -1;
+	}
+	if (nfswb_bdi_attr_path(p->bw_attr, sizeof(p->bw_attr), d->sysroot,
+				d->id->bdi, BW_ATTR) < 0 ||
+	    access(p->bw_attr, R_OK) < 0) {
+		xlog(L_NOTICE, "bdi %s: no %s: the knob rests on the kernel's own bandwidth estimate",
+		     d->id->bdi, BW_ATTR);
+		p->bw_attr[0] = '\0';
 	}
 	xlog(L_INFO, "bdi %s: %s = %" PRIu64 " ms", d->id->bdi, KNOB, p->ms);
 	return 0;
 }
 
 /*
- * The flusher acts on its own; only a new background_time (the options
- * can be changed in place) needs writing.
+ * The flusher acts on its own; the knob is rewritten when the time that
+ * makes the kernel's threshold our target moved by more than 1/8, or the
+ * configured background_time changed (options can change in place).
  */
 static int kernel_apply(struct nfswb_mech_dev *d,
 			const struct nfswb_policy_out *o)
 {
 	struct kernel_priv *p = d->priv;
+	uint64_t want, kernel_bw = 0;
 
-	(void)o;
-	if (!p || (p->set && p->ms == d->opts.background_time_ms))
+	if (!p)
 		return 0;
-	if (kernel_write(d, p, d->opts.background_time_ms) < 0) {
+	if (p->bw_attr[0] && nfswb_read_u64(p->bw_attr, &kernel_bw) < 0)
+		kernel_bw = 0;
+	want = nfswb_policy_knob_ms(d->opts.background_time_ms,
+				    o->target_bytes, kernel_bw);
+	if (p->set && p->ms == want)
+		return 0;
+	if (p->set && p->configured == d->opts.background_time_ms &&
+	    !nfswb_policy_knob_change(p->ms, want))
+		return 0;
+	if (kernel_write(d, p, want) < 0) {
 		d->c.errors++;
 		return -1;
 	}
+	p->configured = d->opts.background_time_ms;
+	xlog(L_DEBUG, "bdi %s: %s = %" PRIu64 " ms (target %" PRIu64
+	     " bytes, kernel estimate %" PRIu64 " bytes/s)", d->id->bdi, KNOB,
+	     want, o->target_bytes, kernel_bw);
 	return 0;
 }
 

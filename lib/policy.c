@@ -108,3 +108,27 @@ void nfswb_policy_decide(const struct nfswb_policy_in *in,
 	out->kick_bytes = decide_kick(in, target);
 	decide_cap(in, target, out);
 }
+
+uint64_t nfswb_policy_knob_ms(uint64_t background_time_ms,
+			      uint64_t target_bytes, uint64_t kernel_bw)
+{
+	uint64_t most = nfswb_mul_sat(background_time_ms,
+				      NFSWB_KNOB_MAX_FACTOR);
+	uint64_t ms;
+
+	if (!kernel_bw || !target_bytes)
+		return background_time_ms;
+	/* ceil(target x 1000 / kernel_bw), exact: no overflow in 128 bits. */
+	unsigned __int128 x = (unsigned __int128)target_bytes * 1000;
+
+	x = x / kernel_bw + (x % kernel_bw != 0);
+	ms = x > most ? most : (uint64_t)x;
+	return ms ? ms : 1;
+}
+
+bool nfswb_policy_knob_change(uint64_t cur, uint64_t want)
+{
+	uint64_t diff = cur > want ? cur - want : want - cur;
+
+	return !cur || diff > (cur >> NFSWB_CAP_HYSTERESIS_SHIFT);
+}

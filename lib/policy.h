@@ -68,4 +68,29 @@ struct nfswb_policy_out {
 void nfswb_policy_decide(const struct nfswb_policy_in *in,
 			 struct nfswb_policy_out *out);
 
+/*
+ * The kernel knob (kernel mode): its threshold is the kernel's bandwidth
+ * estimate x dirty_background_time, and that estimate starts at 100 MB/s
+ * and only learns while writeback runs.  Writing target / kernel estimate
+ * instead makes the kernel's threshold our target.  Bounded to
+ * NFSWB_KNOB_MAX_FACTOR x background_time (the kernel caps the threshold
+ * at the background threshold anyway); rewritten only on a change of more
+ * than 1/8 (NFSWB_CAP_HYSTERESIS_SHIFT).
+ */
+#define NFSWB_KNOB_MAX_FACTOR	10
+
+/**
+ * nfswb_policy_knob_ms - the dirty_background_time to write.
+ * @background_time_ms: configured, > 0
+ * @target_bytes: our bandwidth x background_time (nfswb_policy_out)
+ * @kernel_bw: the kernel's estimate in bytes/s, 0 if unknown
+ * Return: ms, in [1, NFSWB_KNOB_MAX_FACTOR x background_time_ms];
+ * background_time_ms itself when either estimate is unknown.
+ */
+uint64_t nfswb_policy_knob_ms(uint64_t background_time_ms,
+			      uint64_t target_bytes, uint64_t kernel_bw);
+
+/** nfswb_policy_knob_change - is @want far enough from @cur to write? */
+bool nfswb_policy_knob_change(uint64_t cur, uint64_t want);
+
 #endif

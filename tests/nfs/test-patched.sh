@@ -13,8 +13,9 @@
 #     times one second (4 MB floor, capped by the background threshold)
 #     and dirty data above it, and the disk's reclaimable dirty data stays
 #     near that threshold while the client writes.
-#  3. nfswbd mode=auto picks the kernel mechanism, the knob reads its
-#     background_time while it runs and 0 again after SIGTERM.
+#  3. nfswbd mode=auto picks the kernel mechanism, the knob reads a value
+#     within 1..10 x background_time while it runs (background_time scaled
+#     by our bandwidth estimate over the kernel's) and 0 after SIGTERM.
 #
 # Part 2 uses the lab's `--tuning bdi-time=MS` (it writes MS to
 # /sys/class/bdi/<vda's bdi>/dirty_background_time after knfsd is up).
@@ -182,8 +183,12 @@ py "$run" "$common"'
 r = json.load(open(os.path.join(run, "result.json")))
 if r.get("nfswbd_mode") != "kernel":
     die("nfswbd chose mode %s, not kernel" % r.get("nfswbd_mode"))
-if r.get("nfswbd_knob_ms") != 1500:
-    die("nfswbd reports knob %s ms, not 1500" % r.get("nfswbd_knob_ms"))
+# The daemon writes target / kernel estimate (write_bandwidth, 5/5), so
+# the value is 1500 ms scaled by how far the kernel estimate is off,
+# within 1..10 x 1500.
+knob_ms = r.get("nfswbd_knob_ms") or 0
+if not 1 <= knob_ms <= 15000:
+    die("nfswbd reports knob %s ms, not within 1..15000" % knob_ms)
 def knob(name):
     p = os.path.join(run, name)
     if not os.path.exists(p):
@@ -195,10 +200,11 @@ def knob(name):
             return value.strip()
     die("no dirty_background_time in " + name)
 got = (knob("bdi-before.txt"), knob("bdi-tuned.txt"), knob("bdi-after.txt"))
-if got != ("0", "1500", "0"):
+if got[0] != "0" or got[2] != "0" or not 1 <= int(got[1]) <= 15000:
     die("dirty_background_time before/with/after nfswbd: %s/%s/%s, "
-        "expected 0/1500/0" % got)
-print("nfswbd: mode kernel, dirty_background_time 0 -> 1500 -> 0 after SIGTERM")
+        "expected 0, 1..15000, 0" % got)
+print("nfswbd: mode kernel, dirty_background_time %s -> %s (last %d) -> %s "
+      "after SIGTERM" % (got[0], got[1], knob_ms, got[2]))
 ' "nfswbd did not set and restore the kernel knob"
 
 rm -rf "$out"

@@ -128,6 +128,31 @@ static void test_kernel(void)
 			"700"), "knob after change %s",
 		get("sys/class/bdi/" BDI "/dirty_background_time"));
 
+	/*
+	 * With the kernel's estimate shown (patch 5/5), the knob makes its
+	 * threshold our target: 32 MiB over a kernel at 100 MiB/s is 320 ms;
+	 * a move within 1/8 is not written, a bigger one is.
+	 */
+	put("sys/class/bdi/" BDI "/write_bandwidth", "104857600");
+	nfswb_mech_kernel.detach(&d);
+	d.opts.background_time_ms = 1000;
+	T_CHECK(nfswb_mech_kernel.attach(&d, why, sizeof(why)) == 0,
+		"attach: %s", why);
+	o.target_bytes = 32ull << 20;
+	T_CHECK(nfswb_mech_kernel.apply(&d, &o) == 0, "apply");
+	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/dirty_background_time"),
+			"320"), "knob over a 100 MiB/s kernel estimate: %s",
+		get("sys/class/bdi/" BDI "/dirty_background_time"));
+	put("sys/class/bdi/" BDI "/write_bandwidth", "94371840"); /* 90 MiB/s */
+	T_CHECK(nfswb_mech_kernel.apply(&d, &o) == 0, "apply");
+	T_CHECK(d.c.knob_ms == 320, "rewrote for a 1/10 move: %" PRIu64,
+		d.c.knob_ms);
+	put("sys/class/bdi/" BDI "/write_bandwidth", "33554432");
+	T_CHECK(nfswb_mech_kernel.apply(&d, &o) == 0, "apply");
+	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/dirty_background_time"),
+			"1000"), "knob once the estimates agree: %s",
+		get("sys/class/bdi/" BDI "/dirty_background_time"));
+
 	nfswb_mech_kernel.detach(&d);
 	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/dirty_background_time"),
 			"0"), "restored to 0: %s",

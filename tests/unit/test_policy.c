@@ -171,8 +171,62 @@ static const struct policy_case cases[] = {
 	  { MAX, 0, MAX, 0 } },
 };
 
+/* The kernel knob's value: target / kernel estimate, bounded. */
+static const struct {
+	const char *name;
+	uint64_t bg_ms, target, kernel_bw, want_ms;
+} knob_cases[] = {
+	{ "kernel estimate unknown: the configured time", 1000, M(32), 0, 1000 },
+	{ "no target yet: the configured time", 1000, 0, M(100), 1000 },
+	{ "kernel at its 100 MB/s start, we know 32 MiB/s", 1000, M(32),
+	  M(100), 320 },
+	{ "estimates agree", 1000, M(32), M(32), 1000 },
+	{ "kernel low: a longer time, same threshold", 1000, M(32),
+	  M(16), 2000 },
+	{ "kernel far too low: capped at 10x", 500, M(64), M(1), 5000 },
+	{ "rounds up, never 0", 1000, 1, M(1000), 1 },
+	{ "ceil", 1000, 3, 1000, 3 },
+	{ "saturating multiply", 1000, UINT64_MAX, UINT64_MAX, 1000 },
+};
+
+static const struct {
+	uint64_t cur, want;
+	bool change;
+} knob_change_cases[] = {
+	{ 0, 1000, true },	/* never written */
+	{ 1000, 1000, false },
+	{ 1000, 1125, false },	/* exactly 1/8: kept */
+	{ 1000, 1126, true },
+	{ 1000, 875, false },
+	{ 1000, 874, true },
+	{ 1, 2, true },
+};
+
+static void test_knob(void)
+{
+	size_t i;
+	uint64_t ms;
+
+	for (i = 0; i < sizeof(knob_cases) / sizeof(knob_cases[0]); i++) {
+		ms = nfswb_policy_knob_ms(knob_cases[i].bg_ms,
+					  knob_cases[i].target,
+					  knob_cases[i].kernel_bw);
+		T_CHECK(ms == knob_cases[i].want_ms, "%s: %" PRIu64
+			" ms, want %" PRIu64, knob_cases[i].name, ms,
+			knob_cases[i].want_ms);
+	}
+	for (i = 0; i < sizeof(knob_change_cases) /
+		    sizeof(knob_change_cases[0]); i++)
+		T_CHECK(nfswb_policy_knob_change(knob_change_cases[i].cur,
+						 knob_change_cases[i].want) ==
+			knob_change_cases[i].change,
+			"change %" PRIu64 " -> %" PRIu64,
+			knob_change_cases[i].cur, knob_change_cases[i].want);
+}
+
 int main(void)
 {
+	test_knob();
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct policy_case *c = &cases[i];
 		const struct nfswb_policy_in in = {
