@@ -21,18 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "diag.h"
 #include "exports.h"
 #include "nfsconf.h"
-
-#define CHECK(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: invariant broken: %s\n",\
-				__FILE__, __LINE__, #cond);		\
-			abort();					\
-		}							\
-	} while (0)
 
 static bool same_opts(const struct nfswb_export_opts *a,
 		      const struct nfswb_export_opts *b)
@@ -59,14 +51,14 @@ static void check_export(const struct nfswb_export *e)
 	struct nfswb_diag diag = { 0 };
 	char opts[1024], line[1200], why[256];
 
-	CHECK(e->path[0] == '/');
-	CHECK(e->line > 0);
-	CHECK(nfswb_export_opts_check(&e->opts, why, sizeof(why)) == 0);
+	FUZZ_CHECK(e->path[0] == '/');
+	FUZZ_CHECK(e->line > 0);
+	FUZZ_CHECK(nfswb_export_opts_check(&e->opts, why, sizeof(why)) == 0);
 	nfswb_export_opts_format(&e->opts, opts, sizeof(opts));
 	snprintf(line, sizeof(line), "/x (%s)\n", opts);
-	CHECK(nfswb_config_parse_buffer("again", line, strlen(line), NULL,
+	FUZZ_CHECK(nfswb_config_parse_buffer("again", line, strlen(line), NULL,
 					&again, &diag) == 0);
-	CHECK(again.count == 1 && same_opts(&again.exports[0].opts, &e->opts));
+	FUZZ_CHECK(again.count == 1 && same_opts(&again.exports[0].opts, &e->opts));
 	nfswb_config_free(&again);
 	nfswb_diag_clear(&diag);
 }
@@ -82,11 +74,11 @@ static void fuzz_exports(const uint8_t *data, size_t size)
 
 	errors = nfswb_config_parse_buffer("fuzz", (const char *)data, size,
 					   NULL, &cfg, &diag);
-	CHECK(errors >= 0 && (size_t)errors == nfswb_diag_errors(&diag));
+	FUZZ_CHECK(errors >= 0 && (size_t)errors == nfswb_diag_errors(&diag));
 	for (i = 0; i < cfg.count; i++) {
 		check_export(&cfg.exports[i]);
 		for (j = 0; j < i; j++)
-			CHECK(strcmp(cfg.exports[i].path,
+			FUZZ_CHECK(strcmp(cfg.exports[i].path,
 				     cfg.exports[j].path) != 0);
 	}
 	/* Fold every export into one device, as the daemon may. */
@@ -96,7 +88,7 @@ static void fuzz_exports(const uint8_t *data, size_t size)
 			if (nfswb_export_opts_merge(&merged,
 						    &cfg.exports[i].opts, why,
 						    sizeof(why)) == 0)
-				CHECK(nfswb_export_opts_check(&merged, why,
+				FUZZ_CHECK(nfswb_export_opts_check(&merged, why,
 							      sizeof(why)) == 0);
 	}
 	nfswb_config_free(&cfg);
@@ -121,7 +113,7 @@ static void fuzz_nfsconf(const uint8_t *data, size_t size)
 			const char *v = nfswb_nfsconf_get(c, keys[i][0],
 							  keys[i][1]);
 
-			CHECK(!v || *v);	/* empty values are never set */
+			FUZZ_CHECK(!v || *v);	/* empty values are never set */
 			(void)nfswb_nfsconf_get_bool(c, keys[i][0], keys[i][1],
 						     true);
 		}
@@ -130,15 +122,13 @@ static void fuzz_nfsconf(const uint8_t *data, size_t size)
 						  &diag) == 0) {
 			char why[256];
 
-			CHECK(nfswb_export_opts_check(&d, why,
+			FUZZ_CHECK(nfswb_export_opts_check(&d, why,
 						      sizeof(why)) == 0);
 		}
 	}
 	nfswb_nfsconf_free(c);
 	nfswb_diag_clear(&diag);
 }
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -21,17 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "latency.h"
 #include "trace.h"
-
-#define CHECK(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: invariant broken: %s\n",\
-				__FILE__, __LINE__, #cond);		\
-			abort();					\
-		}							\
-	} while (0)
 
 static void check_figures(const struct nfswb_trace_ops *ops)
 {
@@ -43,32 +35,30 @@ static void check_figures(const struct nfswb_trace_ops *ops)
 	FILE *f;
 
 	for (size_t i = 0; i < ops->count; i++)
-		CHECK(nfswb_lat_add(&lat, ops->v[i].us) == 0);
+		FUZZ_CHECK(nfswb_lat_add(&lat, ops->v[i].us) == 0);
 	nfswb_lat_summarize(&lat, &s);
-	CHECK(s.count == ops->count);
+	FUZZ_CHECK(s.count == ops->count);
 	if (s.count) {
-		CHECK(s.min_us <= s.pct_us[0]);
+		FUZZ_CHECK(s.min_us <= s.pct_us[0]);
 		for (int i = 1; i < NFSWB_LAT_NPCT; i++)
-			CHECK(s.pct_us[i - 1] <= s.pct_us[i]);
-		CHECK(s.pct_us[NFSWB_LAT_NPCT - 1] <= s.max_us);
+			FUZZ_CHECK(s.pct_us[i - 1] <= s.pct_us[i]);
+		FUZZ_CHECK(s.pct_us[NFSWB_LAT_NPCT - 1] <= s.max_us);
 		/* Rounding of huge values may nudge the mean by an ulp. */
-		CHECK(s.mean_us >= (double)s.min_us * (1 - 1e-12));
-		CHECK(s.mean_us <= (double)s.max_us * (1 + 1e-12));
-		CHECK(s.stdev_us >= 0);
+		FUZZ_CHECK(s.mean_us >= (double)s.min_us * (1 - 1e-12));
+		FUZZ_CHECK(s.mean_us <= (double)s.max_us * (1 + 1e-12));
+		FUZZ_CHECK(s.stdev_us >= 0);
 	}
 	f = open_memstream(&buf, &len);
-	CHECK(f);
+	FUZZ_CHECK(f);
 	nfswb_json_init(&j, f, false);
 	nfswb_lat_json(&j, NULL, &s);
 	nfswb_json_end(&j);
 	nfswb_lat_print_log2(f, "fuzz", &lat);
 	fclose(f);
-	CHECK(buf && buf[0] == '{');
+	FUZZ_CHECK(buf && buf[0] == '{');
 	free(buf);
 	nfswb_lat_free(&lat);
 }
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -82,27 +72,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* The whole input as one line: any length, any bytes. */
 	r = nfswb_trace_parse_line(p, size, &ev, &why);
-	CHECK(r >= -1 && r <= 1);
-	CHECK(r != -1 || (why && *why));
+	FUZZ_CHECK(r >= -1 && r <= 1);
+	FUZZ_CHECK(r != -1 || (why && *why));
 
 	nfswb_trace_init(&t);
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 
-		CHECK(nfswb_trace_feed(&t, "fuzz", ++lineno, p, n) == 0);
+		FUZZ_CHECK(nfswb_trace_feed(&t, "fuzz", ++lineno, p, n) == 0);
 		lines++;
 		p += n + (nl ? 1 : 0);
 	}
 	nfswb_trace_finish(&t);
-	CHECK(t.lines == lines);
-	CHECK(t.nbad <= t.lines && t.events <= t.lines);
-	CHECK(t.npending == 0);
+	FUZZ_CHECK(t.lines == lines);
+	FUZZ_CHECK(t.nbad <= t.lines && t.events <= t.lines);
+	FUZZ_CHECK(t.npending == 0);
 	for (size_t i = 0; i < t.nbad && i < NFSWB_TRACE_KEEP_BAD; i++)
-		CHECK(t.bad[i].line >= 1 && t.bad[i].line <= lineno &&
+		FUZZ_CHECK(t.bad[i].line >= 1 && t.bad[i].line <= lineno &&
 		      t.bad[i].why);
 	for (size_t i = 1; i < t.nsamples; i++)
-		CHECK(t.samples[i - 1].t <= t.samples[i].t);
+		FUZZ_CHECK(t.samples[i - 1].t <= t.samples[i].t);
 	check_figures(&t.rpc_commit);
 	check_figures(&t.rpc_write);
 	check_figures(&t.nfsd_commit);

@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include "fuzz.h"
+
 #ifndef FUZZ_CORPUS
 #error "FUZZ_CORPUS must name the target's corpus directory"
 #endif
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static int replay_file(const char *path, unsigned int *count)
 {

@@ -16,6 +16,7 @@
 
 #include "bdiattr.h"
 #include "journal.h"
+#include "mechdev.h"
 #include "log.h"
 #include "loopfs.h"
 #include "mech.h"
@@ -47,13 +48,7 @@ static int attach(struct nfswb_mech_dev *d, struct nfswb_device_id *id,
 {
 	char why[256];
 
-	memset(d, 0, sizeof(*d));
-	memset(id, 0, sizeof(*id));
-	strcpy(id->bdi, fs.bdi);
-	d->id = id;
-	d->sysroot = "";
-	d->restore = r;
-	nfswb_export_opts_default(&d->opts);
+	t_mech_dev_init(d, id, r, "", fs.bdi);
 	d->opts.background_time_ms = ms;
 	if (nfswb_mech_kernel.attach(d, why, sizeof(why)) < 0) {
 		fprintf(stderr, "attach: %s\n", why);

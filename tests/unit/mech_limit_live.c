@@ -22,6 +22,7 @@
 
 #include "bdiattr.h"
 #include "journal.h"
+#include "mechdev.h"
 #include "log.h"
 #include "loopfs.h"
 #include "mech.h"
@@ -87,18 +88,6 @@ static int count_changed(const char *when)
 	return changed;
 }
 
-static void dev_init(struct nfswb_mech_dev *d, struct nfswb_device_id *id,
-		     struct nfswb_restore *r)
-{
-	memset(d, 0, sizeof(*d));
-	memset(id, 0, sizeof(*id));
-	strcpy(id->bdi, fs.bdi);
-	d->id = id;
-	d->sysroot = "";
-	d->restore = r;
-	nfswb_export_opts_default(&d->opts);
-}
-
 static void test_set_and_detach(void)
 {
 	struct nfswb_policy_out o = { .cap_bytes = 64 * MiB,
@@ -109,7 +98,7 @@ static void test_set_and_detach(void)
 	uint64_t max_bytes;
 	char why[256], v[64];
 
-	dev_init(&d, &id, r);
+	t_mech_dev_init(&d, &id, r, "", fs.bdi);
 	T_CHECK(nfswb_mech_limit.attach(&d, why, sizeof(why)) == 0,
 		"attach: %s", why);
 	T_CHECK(nfswb_mech_limit.apply(&d, &o) == 0, "apply");
@@ -135,7 +124,7 @@ static void churn(void)
 	char why[256];
 	unsigned int k;
 
-	dev_init(&d, &id, r);
+	t_mech_dev_init(&d, &id, r, "", fs.bdi);
 	if (nfswb_mech_limit.attach(&d, why, sizeof(why)) < 0)
 		_exit(2);
 	for (k = 0;; k++) {

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "journal.h"
+#include "mechdev.h"
 #include "log.h"
 #include "mech.h"
 #include "restore.h"
@@ -80,18 +81,6 @@ static void fake_tree(void)
 	put("proc/vmstat", "nr_dirty 12\nnr_dirty_threshold 262144\n");
 }
 
-static void init_dev(struct nfswb_mech_dev *d, struct nfswb_device_id *id,
-		     struct nfswb_restore *r)
-{
-	memset(d, 0, sizeof(*d));
-	memset(id, 0, sizeof(*id));
-	strcpy(id->bdi, BDI);
-	d->id = id;
-	d->sysroot = root;
-	d->restore = r;
-	nfswb_export_opts_default(&d->opts);
-}
-
 static void test_kernel(void)
 {
 	struct nfswb_policy_out o = { 0 };
@@ -112,7 +101,7 @@ static void test_kernel(void)
 		"probe with the knob: %s", why);
 
 	r = t_journal_open(state);
-	init_dev(&d, &id, r);
+	t_mech_dev_init(&d, &id, r, root, BDI);
 	d.opts.background_time_ms = 1500;
 	T_CHECK(nfswb_mech_kernel.attach(&d, why, sizeof(why)) == 0,
 		"attach: %s", why);
@@ -179,7 +168,7 @@ static void test_limit(void)
 	T_CHECK(nfswb_mech_limit.probe(root, why, sizeof(why)) == 0,
 		"limit probe: %s", why);
 	r = t_journal_open(state);
-	init_dev(&d, &id, r);
+	t_mech_dev_init(&d, &id, r, root, BDI);
 	T_CHECK(nfswb_mech_limit.attach(&d, why, sizeof(why)) == 0,
 		"attach: %s", why);
 	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/strict_limit"), "0"),
