@@ -62,11 +62,11 @@
  * less often beyond; the growth estimate covers the time in between.  A
  * syscall costs 1-5 us (more in VMs with PTI), so this, not the event
  * path, is what the mechanism's CPU use scales with: REFRESH_MAX keeps it
- * under ~1300 cachestat calls a second however many files are tracked.
+ * under ~650 cachestat calls a second however many files are tracked.
  */
 #define REFRESH_CALLS		20
 #define REFRESH_MIN		8
-#define REFRESH_MAX		128
+#define REFRESH_MAX		64
 /* A file clean this long is dropped: nfsd has most likely closed it. */
 #define IDLE_DROP_MS		30000
 /* How long a process's writer verdict is trusted (pids are reused). */
