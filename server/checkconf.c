@@ -82,18 +82,11 @@ static void print_warning(const struct nfswb_export *e, const char *msg,
 int nfswbd_check_config(const struct nfswbd_cmdline *cl)
 {
 	struct nfswb_diag diag = { 0 };
-	struct nfswb_export_opts defaults;
 	struct nfswbd_settings s;
 	struct nfswbd_table t = { 0 };
 	int ret = 1;
 
-	if (nfswbd_settings_load(cl, &s, &defaults, &diag) < 0) {
-		/* Keep going: the exports' errors belong in the same list. */
-		if (!s.exports_file)
-			goto out;
-	}
-	if (nfswbd_table_build(&s, &defaults, &t, &diag) < 0 ||
-	    nfswb_diag_errors(&diag))
+	if (nfswbd_config_load(cl, &s, &t, &diag) < 0)
 		goto out;
 
 	if (!nfswbd_etab_warn(s.sysroot, &t.cfg, print_warning, stderr))

@@ -192,6 +192,31 @@ int nfswbd_settings_load(const struct nfswbd_cmdline *cl,
 	return nfswb_diag_errors(diag) > errors ? -1 : 0;
 }
 
+/**
+ * nfswbd_config_load - the settings, then the exports table from them.
+ * @cl: command line
+ * @s: the settings; free with nfswbd_settings_free() whatever the result
+ * @t: the table; empty unless built, free with nfswbd_table_free()
+ * @diag: every problem of both, so that one run lists them all
+ *
+ * Start-up, reload and --check-config load a configuration this one way.
+ * Returns 0, or -1 when @diag got errors.
+ */
+int nfswbd_config_load(const struct nfswbd_cmdline *cl,
+		       struct nfswbd_settings *s, struct nfswbd_table *t,
+		       struct nfswb_diag *diag)
+{
+	size_t errors = nfswb_diag_errors(diag);
+	struct nfswb_export_opts defaults;
+
+	memset(t, 0, sizeof(*t));
+	nfswbd_settings_load(cl, s, &defaults, diag);
+	/* Without an exports path (out of memory) there is nothing to read. */
+	if (s->exports_file)
+		nfswbd_table_build(s, &defaults, t, diag);
+	return nfswb_diag_errors(diag) > errors ? -1 : 0;
+}
+
 void nfswbd_settings_free(struct nfswbd_settings *s)
 {
 	free(s->exports_file);

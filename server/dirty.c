@@ -11,11 +11,6 @@
  */
 #include "config.h"
 
-#include <inttypes.h>
-#include <stdio.h>
-#include <string.h>
-#include <unistd.h>
-
 #include "nfswbd.h"
 #include "procfs.h"
 

@@ -214,18 +214,12 @@ static void log_export_warning(const struct nfswb_export *e, const char *msg,
 static void reload(struct loop *l)
 {
 	struct nfswb_diag diag = { 0 };
-	struct nfswb_export_opts defaults;
 	struct nfswbd_settings ns;
 	struct nfswbd_table nt;
 	char *tmp;
 
 	xlog(L_NOTICE, "SIGHUP: reloading configuration");
-	nfswbd_settings_load(l->cl, &ns, &defaults, &diag);
-	if (ns.exports_file)
-		nfswbd_table_build(&ns, &defaults, &nt, &diag);
-	else
-		memset(&nt, 0, sizeof(nt));
-	if (nfswb_diag_errors(&diag)) {
+	if (nfswbd_config_load(l->cl, &ns, &nt, &diag) < 0) {
 		for (size_t i = 0; i < diag.count; i++)
 			xlog(L_ERROR, "%s", diag.msgs[i]);
 		xlog(L_ERROR, "reload failed with %zu error(s); the previous configuration stays in force",

@@ -295,7 +295,6 @@ int main(int argc, char **argv)
 	struct nfswbd_cmdline cl = { 0 };
 	struct nfswbd_settings s = { 0 };
 	struct nfswbd_table t = { 0 };
-	struct nfswb_export_opts defaults;
 	struct nfswb_diag diag = { 0 };
 	struct nfswb_restore *restore = NULL;
 	char *owned[5] = { NULL };
@@ -328,11 +327,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	/* Both always run, so that one start lists every problem. */
-	nfswbd_settings_load(&cl, &s, &defaults, &diag);
-	if (s.exports_file)
-		nfswbd_table_build(&s, &defaults, &t, &diag);
-	if (nfswb_diag_errors(&diag)) {
+	if (nfswbd_config_load(&cl, &s, &t, &diag) < 0) {
 		nfswb_diag_print(&diag, stderr);
 		fprintf(stderr, "nfswbd: %zu error(s); not starting\n",
 			nfswb_diag_errors(&diag));

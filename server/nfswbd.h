@@ -136,6 +136,9 @@ int nfswbd_settings_load(const struct nfswbd_cmdline *cl,
 			 struct nfswb_export_opts *defaults,
 			 struct nfswb_diag *diag);
 void nfswbd_settings_free(struct nfswbd_settings *s);
+int nfswbd_config_load(const struct nfswbd_cmdline *cl,
+		       struct nfswbd_settings *s, struct nfswbd_table *t,
+		       struct nfswb_diag *diag);
 
 /* devtable.c */
 int nfswbd_table_build(const struct nfswbd_settings *s,
