@@ -494,34 +494,34 @@ static void read_all(struct reader *r, const char *path)
 	free(dir);
 }
 
+/* A new configuration read from @path into *@out; the problems counted. */
+static int read_new(struct reader *r, const char *path,
+		    struct nfswb_nfsconf **out)
+{
+	r->c = conf_new();
+	*out = r->c;
+	if (!r->c) {
+		nfswb_diag_add(r->diag, path, 0, "out of memory");
+		return 1;
+	}
+	read_all(r, path);
+	free(r->last_header);
+	r->last_header = NULL;
+	return r->problems;
+}
+
 int nfswb_nfsconf_read(const char *path, struct nfswb_nfsconf **out,
 		       struct nfswb_diag *diag)
 {
 	struct reader r = { .diag = diag };
 
-	r.c = conf_new();
-	*out = r.c;
-	if (!r.c) {
-		nfswb_diag_add(diag, path, 0, "out of memory");
-		return 1;
-	}
-	read_all(&r, path);
-	free(r.last_header);
-	return r.problems;
+	return read_new(&r, path, out);
 }
 
 int nfswb_nfsconf_load(const char *path, struct nfswb_nfsconf **out,
 		       struct nfswb_diag *diag)
 {
-	struct nfswb_nfsconf *c;
-
-	*out = NULL;
-	if (nfswb_nfsconf_read(path, &c, diag)) {
-		nfswb_nfsconf_free(c);
-		return -1;
-	}
-	*out = c;
-	return 0;
+	return nfswb_nfsconf_load_owned(path, NULL, out, diag, NULL);
 }
 
 int nfswb_nfsconf_load_owned(const char *path, const char *section,
@@ -532,20 +532,14 @@ int nfswb_nfsconf_load_owned(const char *path, const char *section,
 	struct reader r = {
 		.diag = errors, .owned = section, .warn = warnings,
 	};
+	struct nfswb_nfsconf *c;
 
 	*out = NULL;
-	r.c = conf_new();
-	if (!r.c) {
-		nfswb_diag_add(errors, path, 0, "out of memory");
+	if (read_new(&r, path, &c)) {
+		nfswb_nfsconf_free(c);
 		return -1;
 	}
-	read_all(&r, path);
-	free(r.last_header);
-	if (r.problems) {
-		nfswb_nfsconf_free(r.c);
-		return -1;
-	}
-	*out = r.c;
+	*out = c;
 	return 0;
 }
 

@@ -45,8 +45,9 @@ int nfswb_nfsconf_load(const char *path, struct nfswb_nfsconf **out,
  * a problem inside [@section] (or one that concerns a whole file, like an
  * unreadable file) is an error in @errors; a problem elsewhere is another
  * program's business, goes to @warnings and is skipped as nfs-utils
- * skips it.  Returns 0 with *@out set, or -1 with *@out NULL when
- * @errors got any (nothing partially applied).
+ * skips it.  @section NULL: every problem is an error, as in
+ * nfswb_nfsconf_load().  Returns 0 with *@out set, or -1 with *@out NULL
+ * when @errors got any (nothing partially applied).
  */
 int nfswb_nfsconf_load_owned(const char *path, const char *section,
 			     struct nfswb_nfsconf **out,
