@@ -30,6 +30,14 @@ static uint64_t bytes_in(uint64_t bytes_per_s, uint64_t ms)
 			     r * (ms % 1000) / 1000);
 }
 
+/* Is @want far enough from @cur (0: nothing in force) to act on? */
+static bool moved_enough(uint64_t cur, uint64_t want)
+{
+	uint64_t diff = cur > want ? cur - want : want - cur;
+
+	return !cur || diff > (cur >> NFSWB_CAP_HYSTERESIS_SHIFT);
+}
+
 static uint64_t max3(uint64_t a, uint64_t b, uint64_t c)
 {
 	uint64_t m = a > b ? a : b;
@@ -77,7 +85,7 @@ static uint64_t decide_kick(const struct nfswb_policy_in *in,
 static void decide_cap(const struct nfswb_policy_in *in, uint64_t target,
 		       struct nfswb_policy_out *out)
 {
-	uint64_t cap, old = in->cap_in_force, diff;
+	uint64_t cap, old = in->cap_in_force;
 
 	if (!in->commit_target_ms) {
 		out->cap_bytes = 0;
@@ -87,12 +95,7 @@ static void decide_cap(const struct nfswb_policy_in *in, uint64_t target,
 	cap = max3(bytes_in(in->bandwidth, in->commit_target_ms),
 		   nfswb_mul_sat(2, target), NFSWB_MIN_CAP_BYTES);
 	out->cap_bytes = cap;
-	if (!old) {
-		out->cap_change = true;
-		return;
-	}
-	diff = cap > old ? cap - old : old - cap;
-	out->cap_change = diff > (old >> NFSWB_CAP_HYSTERESIS_SHIFT);
+	out->cap_change = moved_enough(old, cap);
 }
 
 void nfswb_policy_decide(const struct nfswb_policy_in *in,
@@ -128,7 +131,5 @@ uint64_t nfswb_policy_knob_ms(uint64_t background_time_ms,
 
 bool nfswb_policy_knob_change(uint64_t cur, uint64_t want)
 {
-	uint64_t diff = cur > want ? cur - want : want - cur;
-
-	return !cur || diff > (cur >> NFSWB_CAP_HYSTERESIS_SHIFT);
+	return moved_enough(cur, want);
 }
