@@ -78,7 +78,7 @@ struct nfswb_mech {
  * NFSWB_FILES_NLINK_EVERY-th refresh of it (and on every one without
  * cachestat), so a deleted file drops out at most that many refreshes
  * after its last link went.  A file is refreshed every interval while at
- * most 8 are tracked, every 20 intervals when many are.
+ * most 8 are tracked, every 20 intervals up to 1280, less often beyond.
  */
 #define NFSWB_FILES_NLINK_EVERY	16
 

@@ -17,12 +17,12 @@
  *         a refresh counts only from where the file's completed kicks
  *         left it clean (an appended file's dirty data is its tail);
  *         every NFSWB_FILES_NLINK_EVERY-th refresh counts the whole file
- *         and starts over from 0 if it finds rewritten data below.  Between two looks a file's dirty bytes are taken to
- *         grow at the rate seen between its last two, so the device's
- *         sum does not lag by the refresh period when thousands of files
- *         are tracked.  A file that stays clean for IDLE_DROP_MS is
- *         dropped (mark removed, fd closed); its next NFS write tracks it
- *         again.
+ *         and starts over from 0 if it finds rewritten data below.
+ *         Between two looks a file's dirty bytes are taken to grow at
+ *         the rate seen between its last two, so the device's sum does
+ *         not lag by the refresh period when thousands of files are
+ *         tracked.  A file that stays clean for IDLE_DROP_MS is dropped
+ *         (mark removed, fd closed); its next NFS write tracks it again.
  * Kick:   when the policy asks for kick_bytes, start writeback of the
  *         files dirtied longest ago first, SYNC_FILE_RANGE_WRITE only,
  *         through kick.h (io_uring, or a worker thread).
@@ -308,13 +308,13 @@ static enum refresh_result refresh(struct nfswb_mech_dev *d,
 	 * rewritten (or a file truncated) below clean_below must be seen.
 	 */
 	full = !(e->refreshes++ % NFSWB_FILES_NLINK_EVERY);
-	if (p->have_cachestat && full) {
-		if (fstat(e->fd, &st) < 0 || st.st_nlink == 0)
-			return FILE_GONE;
-		if ((uint64_t)st.st_size < e->clean_below)
-			e->clean_below = 0;
-	}
 	if (p->have_cachestat) {
+		if (full) {
+			if (fstat(e->fd, &st) < 0 || st.st_nlink == 0)
+				return FILE_GONE;
+			if ((uint64_t)st.st_size < e->clean_below)
+				e->clean_below = 0;
+		}
 		if (nfswb_cachestat(e->fd, e->clean_below, 0, &cs) < 0) {
 			d->c.errors++;
 			return FILE_GONE;

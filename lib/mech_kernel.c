@@ -9,8 +9,9 @@
  * threshold is too high exactly when it matters.  Where the kernel shows
  * its estimate (/sys/class/bdi/BDI/write_bandwidth, kernel-patch/ 5/5),
  * each interval writes target / estimate instead (nfswb_policy_knob_ms),
- * making the kernel's threshold ours; elsewhere background_time as is.  The daemon reads the device's dirty bytes itself (BdiReclaimable
- * in debugfs), so this mechanism has no dirty_bytes method.
+ * making the kernel's threshold ours; elsewhere background_time as is.
+ * The daemon reads the device's dirty bytes itself (BdiReclaimable in
+ * debugfs), so this mechanism has no dirty_bytes method.
  */
 #include "config.h"
 
