@@ -83,27 +83,26 @@ else
 	echo "note: no tmpfs mounted; tmpfs case not run" >&2
 fi
 
+# conf_case WHAT CONF RC PATTERN: --check-config of the good exports with
+# nfs.conf CONF exits RC and says PATTERN (grep) on stderr.
+conf_case() {
+	"$NFSWBD" --check-config -c "$good" --nfs-conf "$2" >/dev/null 2>"$WORK/err"
+	rc=$?
+	[ $rc -eq "$3" ] ||
+		fail "$1: exit $rc, expected $3: $(cat "$WORK/err")"
+	grep -q "$4" "$WORK/err" ||
+		fail "$1: no '$4' in: $(cat "$WORK/err")"
+}
+
 # 5. A broken nfs.conf [nfswbd] value is reported with the file's name.
 printf '[nfswbd]\ninterval = soon\n' > "$WORK/bad.conf"
-"$NFSWBD" --check-config -c "$good" --nfs-conf "$WORK/bad.conf" >/dev/null 2>"$WORK/err"
-rc=$?
-[ $rc -eq 1 ] || fail "bad nfs.conf: exit $rc, expected 1"
-grep -q "^$WORK/bad.conf: .*interval" "$WORK/err" ||
-	fail "bad nfs.conf: no error naming the file: $(cat "$WORK/err")"
+conf_case "bad nfs.conf" "$WORK/bad.conf" 1 "^$WORK/bad.conf: .*interval"
 
 # 6. A problem in another daemon's section of nfs.conf is only a warning
 # naming FILE:LINE; the same problem inside [nfswbd] is an error.
 printf '[nfsd]\nthreads 8\n[nfswbd]\ninterval = 200ms\n' > "$WORK/other.conf"
-"$NFSWBD" --check-config -c "$good" --nfs-conf "$WORK/other.conf" >/dev/null 2>"$WORK/err"
-rc=$?
-[ $rc -eq 0 ] ||
-	fail "problem outside [nfswbd]: exit $rc, expected 0: $(cat "$WORK/err")"
-grep -q "warning.*$WORK/other.conf:2: " "$WORK/err" ||
-	fail "problem outside [nfswbd]: no FILE:LINE warning: $(cat "$WORK/err")"
+conf_case "problem outside [nfswbd]" "$WORK/other.conf" 0 \
+	"warning.*$WORK/other.conf:2: "
 printf '[nfsd]\nthreads = 8\n[nfswbd]\ninterval 200ms\n' > "$WORK/own.conf"
-"$NFSWBD" --check-config -c "$good" --nfs-conf "$WORK/own.conf" >/dev/null 2>"$WORK/err"
-rc=$?
-[ $rc -eq 1 ] || fail "problem inside [nfswbd]: exit $rc, expected 1"
-grep -q "^$WORK/own.conf:4: " "$WORK/err" ||
-	fail "problem inside [nfswbd]: no FILE:LINE error: $(cat "$WORK/err")"
+conf_case "problem inside [nfswbd]" "$WORK/own.conf" 1 "^$WORK/own.conf:4: "
 exit 0
