@@ -80,6 +80,19 @@ def events(name):
 def die(msg):
     print(msg)
     sys.exit(1)
+
+# The disk's dirty_background_time in a bdi dump the lab wrote
+# (bdi-before.txt, bdi-tuned.txt, bdi-after.txt: grep -H lines).
+def knob(name):
+    p = os.path.join(run, name)
+    if not os.path.exists(p):
+        die(name + " is missing: the lab did not record the bdi")
+    for line in open(p):
+        # PATH:VALUE, and the bdi in PATH is MAJ:MIN itself.
+        path, _, value = line.rstrip("\n").rpartition(":")
+        if path.endswith("/dirty_background_time"):
+            return value.strip()
+    die("no dirty_background_time in " + name)
 EOF
 
 # ---------------------------------------------------------------- knob 0
@@ -96,14 +109,12 @@ for ev in ("writeback/wb_bg_time_kick", "nfsd/nfsd_commit_start",
         die(ev + " is not among the enabled trace events")
 ' "the patched kernel lacks a tracepoint of the series"
 
-# The knob itself, if the lab recorded the bdi's attributes before tuning.
-if [[ -f $run/bdi-before.txt ]]; then
-	v=$(sed -n 's|.*/dirty_background_time:||p' "$run/bdi-before.txt")
-	[[ -n $v ]] || fail "no dirty_background_time under /sys/class/bdi/<vda's bdi> (see $run/bdi-before.txt)"
-	[[ $v == 0 ]] || fail "dirty_background_time reads $v, not 0, by default"
-else
-	echo "$me: note: the lab does not record /sys/class/bdi/<bdi>/* (bdi-before.txt); checking the knob through debugfs only"
-fi
+# The knob itself, as the lab found it before any tuning.
+py "$run" "$common"'
+v = knob("bdi-before.txt")
+if v != "0":
+    die("dirty_background_time reads %s, not 0, by default" % v)
+' "the knob is not 0 by default"
 
 py "$run" "$common"'
 rows = samples()
@@ -189,16 +200,6 @@ if r.get("nfswbd_mode") != "kernel":
 knob_ms = r.get("nfswbd_knob_ms") or 0
 if not 1 <= knob_ms <= 15000:
     die("nfswbd reports knob %s ms, not within 1..15000" % knob_ms)
-def knob(name):
-    p = os.path.join(run, name)
-    if not os.path.exists(p):
-        die(name + " is missing: the lab did not record the bdi")
-    for line in open(p):
-        # PATH:VALUE, and the bdi in PATH is MAJ:MIN itself.
-        path, _, value = line.rstrip("\n").rpartition(":")
-        if path.endswith("/dirty_background_time"):
-            return value.strip()
-    die("no dirty_background_time in " + name)
 got = (knob("bdi-before.txt"), knob("bdi-tuned.txt"), knob("bdi-after.txt"))
 if got[0] != "0" or got[2] != "0" or not 1 <= int(got[1]) <= 15000:
     die("dirty_background_time before/with/after nfswbd: %s/%s/%s, "
