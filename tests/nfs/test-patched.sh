@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # test-patched.sh: boot the lab guest on the kernel built with
-# kernel-patch/series and check what the series promises:
+# kernel-patch/6.12/series and check what the series promises:
 #
 #  1. knob 0 (the default): the export's bdi has dirty_background_time and
 #     it reads 0, debugfs shows no time-based threshold (BdiBgTimeThresh 0
@@ -35,7 +35,7 @@ fail() { echo "$me: FAIL: $*" >&2; exit 1; }
 command -v qemu-system-x86_64 >/dev/null ||
 	skip "qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)"
 [[ -r $ksrc ]] || skip "no kernel source $ksrc (apt-get install linux-source-6.12)"
-[[ -f $top/kernel-patch/series ]] || fail "kernel-patch/series is missing"
+[[ -f $top/kernel-patch/6.12/series ]] || fail "kernel-patch/6.12/series is missing"
 
 out=$(mktemp -d /var/tmp/nfswb-test-patched.XXXXXX) || fail "mktemp"
 
