@@ -25,7 +25,7 @@
  *         (mark removed, fd closed); its next NFS write tracks it again.
  * Kick:   when the policy asks for kick_bytes, start writeback of the
  *         files dirtied longest ago first, SYNC_FILE_RANGE_WRITE only,
- *         through kick.h (io_uring, or a worker thread).
+ *         through mech_files_kick.h (io_uring, or a worker thread).
  *
  * Bounded: at most max_files files; when full, the oldest is kicked whole
  * and dropped.  Deleted files (st_nlink == 0) are dropped at the next
@@ -47,9 +47,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cachestat.h"
-#include "filetrack.h"
-#include "kick.h"
+#include "mech_files_cachestat.h"
+#include "mech_files_track.h"
+#include "mech_files_kick.h"
 #include "log.h"
 #include "mech.h"
 #include "procfs.h"

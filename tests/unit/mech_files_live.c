@@ -27,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cachestat.h"
+#include "mech_files_cachestat.h"
 #include "log.h"
 #include "loopfs.h"
 #include "mech.h"

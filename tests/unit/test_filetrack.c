@@ -8,7 +8,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "filetrack.h"
+#include "mech_files_track.h"
 #include "test.h"
 
 #define N	6

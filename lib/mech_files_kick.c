@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * kick.c - non-blocking writeback starts: io_uring, or a worker thread
- * calling sync_file_range(2) (kick.h).
+ * mech_files_kick.c - non-blocking writeback starts: io_uring, or a
+ * worker thread calling sync_file_range(2) (mech_files_kick.h).
  */
 #include "config.h"
 
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kick.h"
+#include "mech_files_kick.h"
 
 struct kick_job {
 	int fd;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * filetrack.h - the files mechanism's bounded set of tracked files.
+ * mech_files_track.h - the files mechanism's bounded set of tracked files.
  *
  * Keyed by (st_dev, st_ino) in a hash table and kept on one list in the
  * order the files were first seen dirty, oldest first: the order in which
@@ -12,8 +12,8 @@
  * often, and the writes in between are silent.  The set keeps the sums
  * that give the whole set's growth in O(1).
  */
-#ifndef NFSWB_FILETRACK_H
-#define NFSWB_FILETRACK_H
+#ifndef NFSWB_MECH_FILES_TRACK_H
+#define NFSWB_MECH_FILES_TRACK_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * kick.h - start writeback of a file range without waiting for it.
+ * mech_files_kick.h - start writeback of a file range without waiting for it.
  *
  * SYNC_FILE_RANGE_WRITE only: the kernel queues the range's dirty pages
  * for write-out (WB_SYNC_NONE) and returns; nothing waits for the I/O and
@@ -13,8 +13,8 @@
  *
  * The caller must keep each fd open until its kick is reaped.
  */
-#ifndef NFSWB_KICK_H
-#define NFSWB_KICK_H
+#ifndef NFSWB_MECH_FILES_KICK_H
+#define NFSWB_MECH_FILES_KICK_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * cachestat.c - the cachestat(2) wrapper glibc lacks (cachestat.h).
+ * mech_files_cachestat.c - the cachestat(2) wrapper glibc lacks
+ * (mech_files_cachestat.h).
  */
 #include "config.h"
 
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "cachestat.h"
+#include "mech_files_cachestat.h"
 
 /*
  * 451 on every architecture that uses the unified syscall table (all but

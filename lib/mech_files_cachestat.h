@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cachestat.h - cachestat(2) (Linux 6.5): page cache state of a file
+ * mech_files_cachestat.h - cachestat(2) (Linux 6.5): page cache state of a file
  * range, including how many pages are dirty and under writeback.
  *
  * glibc 2.36 (Debian 12) has no wrapper and its kernel headers no struct,
@@ -8,8 +8,8 @@
  * mman.h).  Kernels before 6.5 return ENOSYS; the files mechanism then
  * falls back to an estimate (doc/mechanisms.md).
  */
-#ifndef NFSWB_CACHESTAT_H
-#define NFSWB_CACHESTAT_H
+#ifndef NFSWB_MECH_FILES_CACHESTAT_H
+#define NFSWB_MECH_FILES_CACHESTAT_H
 
 #include <stdint.h>
 

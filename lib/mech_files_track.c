@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * filetrack.c - hash + age-ordered list of tracked files (filetrack.h).
+ * mech_files_track.c - hash + age-ordered list of tracked files
+ * (mech_files_track.h).
  */
 #include "config.h"
 
 #include <errno.h>
 #include <stdlib.h>
 
-#include "filetrack.h"
+#include "mech_files_track.h"
 
 static size_t bucket_of(const struct nfswb_filetrack *t, uint64_t dev,
 			uint64_t ino)
