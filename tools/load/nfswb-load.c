@@ -36,6 +36,7 @@
 
 #include "json.h"
 #include "latency.h"
+#include "pattern.h"
 #include "units.h"
 #include "nfs3_client.h"
 
@@ -76,7 +77,7 @@ struct load_client {
 	char name[NAME_MAX + 1];
 	nfs_fh3 fh;
 	bool created;
-	uint64_t key;			/* of the data pattern */
+	uint64_t key;			/* of the data pattern (pattern.h) */
 	uint64_t *pat;			/* pattern scratch, iosize + 2 words */
 
 	/* Unstable data not yet committed: [win_start, win_end). */
@@ -162,34 +163,11 @@ static enum load_err client_fail(struct load_client *c, enum load_err rc,
 	return rc;
 }
 
-/*
- * The data pattern: the 64-bit word at byte offset 8*w of client k's file
- * is key(k) ^ (w * golden ratio).  Multiplying by an odd constant is a
- * bijection, so no two words of one file are equal: data landing at the
- * wrong offset, a lost WRITE (zeros) or another client's data all fail the
- * comparison.  The key also mixes in a per-run seed, so a file left by an
- * earlier run does not pass.  One multiply per word keeps the generator's
- * CPU cost far below the network's.
- */
-static uint64_t splitmix64(uint64_t x)
-{
-	x += 0x9e3779b97f4a7c15ull;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-	return x ^ (x >> 31);
-}
-
+/* Client @c's pattern for [off, off + len), in its scratch buffer. */
 static const uint8_t *pattern_at(struct load_client *c, uint64_t off,
 				 size_t len)
 {
-	uint64_t w0 = off / 8;
-	size_t skip = off % 8;
-	size_t nwords = (skip + len + 7) / 8;
-	size_t i;
-
-	for (i = 0; i < nwords; i++)
-		c->pat[i] = c->key ^ ((w0 + i) * 0x9e3779b97f4a7c15ull);
-	return (const uint8_t *)c->pat + skip;
+	return nfswb_pattern_fill(c->pat, c->key, off, len);
 }
 
 static void window_reset(struct load_client *c)
@@ -473,7 +451,7 @@ static enum load_err verify_phase(struct load_client *c)
 		READ3args a = { .file = c->fh, .offset = off, .count = n };
 		READ3res r;
 		READ3resok *ok = &r.READ3res_u.resok;
-		const uint8_t *want;
+		uint8_t want;
 		uint64_t rtt;
 		size_t i;
 
@@ -504,14 +482,12 @@ static enum load_err verify_phase(struct load_client *c)
 			return client_fail(c, LOAD_ERR_INTERNAL, "out of memory");
 		}
 		n = ok->data.data_len;
-		want = pattern_at(c, off, n);
-		if (memcmp(want, ok->data.data_val, n)) {
-			for (i = 0; i < n; i++)
-				if (want[i] != (uint8_t)ok->data.data_val[i])
-					break;
+		i = nfswb_pattern_check(c->key, off, ok->data.data_val, n,
+					&want);
+		if (i < n) {
 			rc = client_fail(c, LOAD_ERR_VERIFY,
 					 "verify %s: data differs at offset %" PRIu64 ": expected 0x%02x, read 0x%02x",
-					 c->name, off + i, want[i],
+					 c->name, off + i, want,
 					 (uint8_t)ok->data.data_val[i]);
 			xdr_free((xdrproc_t)xdr_READ3res, (char *)&r);
 			return rc;
@@ -1046,7 +1022,7 @@ static enum load_err run_clients(struct load_run *run)
 
 		c->run = run;
 		c->id = i;
-		c->key = splitmix64(run->seed + i);
+		c->key = nfswb_pattern_key(run->seed, i);
 		snprintf(c->name, sizeof(c->name), "nfswb-load.%s.%ld.%u",
 			 host, (long)getpid(), i);
 		c->pat = malloc(iosize + 2 * sizeof(uint64_t));
@@ -1362,7 +1338,7 @@ int main(int argc, char **argv)
 		return rc;
 	rc = negotiate_sizes(&run);
 	if (rc == LOAD_OK) {
-		run.seed = splitmix64(nfs3_now_us() ^ ((uint64_t)getpid() << 32));
+		run.seed = nfswb_splitmix64(nfs3_now_us() ^ ((uint64_t)getpid() << 32));
 		rc = run_clients(&run);
 	}
 	mount_export(&o, NULL, true);
