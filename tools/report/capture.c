@@ -100,39 +100,82 @@ static bool enable(struct capture *c, const char *system, const char *event)
 	return true;
 }
 
-/* "common_pid == 1 || common_pid == 2 ...": every thread of @pid. */
-static char *thread_filter(int pid)
+/* The thread ids of @pid, space-separated, or NULL if there is none. */
+static char *thread_ids(int pid)
 {
-	char path[64], *filter = NULL;
-	bool first = true;
+	char path[64], *ids = NULL;
 	size_t len = 0;
+	struct dirent *de;
 	FILE *f;
 	DIR *d;
-	struct dirent *de;
 
 	snprintf(path, sizeof(path), "/proc/%d/task", pid);
 	d = opendir(path);
 	if (!d)
 		return NULL;
-	f = open_memstream(&filter, &len);
+	f = open_memstream(&ids, &len);
 	if (!f) {
 		closedir(d);
 		return NULL;
 	}
-	while ((de = readdir(d))) {
-		if (de->d_name[0] < '0' || de->d_name[0] > '9')
-			continue;
-		fprintf(f, "%scommon_pid == %s", first ? "" : " || ",
-			de->d_name);
-		first = false;
-	}
+	while ((de = readdir(d)))
+		if (de->d_name[0] >= '0' && de->d_name[0] <= '9')
+			fprintf(f, "%s ", de->d_name);
 	closedir(d);
 	fclose(f);
-	if (filter && !*filter) {
-		free(filter);
-		filter = NULL;
+	if (ids && !*ids) {
+		free(ids);
+		ids = NULL;
 	}
-	return filter;
+	return ids;
+}
+
+/*
+ * Every thread of @pid, also the ones it starts later: the instance's
+ * set_event_pid with the event-fork option, which makes the kernel add
+ * each task whose parent is in the list.  A filter on common_pid names
+ * only the threads that exist now, and Ganesha starts worker threads as
+ * clients connect (record once counted 10 of 48 COMMITs that way).
+ * event-fork goes on first, then the list is written until a listing
+ * finds no thread it lacks, so a thread started in between is not lost.
+ */
+static int follow_process(struct capture *c, int pid)
+{
+	char *ids = NULL, *prev = NULL;
+
+	if (tracefs_option_enable(c->inst, TRACEFS_OPTION_EVENT_FORK)) {
+		snprintf(c->why, sizeof(c->why),
+			 "cannot set the event-fork option of %s", c->name);
+		return -1;
+	}
+	for (int round = 0; round < 10; round++) {
+		ids = thread_ids(pid);
+		if (!ids) {
+			snprintf(c->why, sizeof(c->why),
+				 "no such process %d (/proc/%d/task)", pid,
+				 pid);
+			free(prev);
+			return -1;
+		}
+		if (prev && !strcmp(prev, ids))
+			break;
+		/* Appending keeps threads the kernel added since. */
+		if (tracefs_instance_file_append(c->inst, "set_event_pid",
+						 ids) < 0) {
+			snprintf(c->why, sizeof(c->why),
+				 "cannot write set_event_pid of %s: %s",
+				 c->name, strerror(errno));
+			free(prev);
+			free(ids);
+			return -1;
+		}
+		free(prev);
+		prev = ids;
+		ids = NULL;
+	}
+	free(prev);
+	free(ids);
+	return 0;
 }
 
 static int enable_fsync(struct capture *c, int pid)
@@ -141,25 +184,13 @@ static int enable_fsync(struct capture *c, int pid)
 		"sys_enter_fsync", "sys_exit_fsync",
 		"sys_enter_fdatasync", "sys_exit_fdatasync",
 	};
-	char *filter = thread_filter(pid);
 	int n = 0;
 
-	if (!filter) {
-		snprintf(c->why, sizeof(c->why),
-			 "no such process %d (/proc/%d/task)", pid, pid);
+	/* The pid list before the events: no other process's syncs leak in. */
+	if (follow_process(c, pid))
 		return -1;
-	}
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!tracefs_event_file_exists(c->inst, "syscalls", names[i],
-					       "filter"))
-			continue;
-		/* Filter before enabling: no other process's syncs leak in. */
-		if (tracefs_event_file_write(c->inst, "syscalls", names[i],
-					     "filter", filter) < 0)
-			continue;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		n += enable(c, "syscalls", names[i]);
-	}
-	free(filter);
 	if (!n) {
 		snprintf(c->why, sizeof(c->why),
 			 "this kernel has no syscalls:sys_enter_fsync events "

@@ -35,7 +35,8 @@ void capture_signals(void);
  * capture_open() - create our instance and enable the events this kernel has
  * @c: out
  * @server_pid: a userspace NFS server (Ganesha) whose fsync/fdatasync
- *	calls time its COMMITs, or 0
+ *	calls time its COMMITs, or 0; the instance then records only that
+ *	process and the threads it starts
  * @extra: more events to enable, "SYSTEM:EVENT" each
  * @nextra: how many
  *
