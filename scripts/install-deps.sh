@@ -12,6 +12,8 @@ packages=(
 	# tests on this machine
 	nfs-common e2fsprogs xfsprogs btrfs-progs fdisk util-linux procps python3 jq
 	nfs-ganesha nfs-ganesha-vfs rpcbind
+	# nfswbd's metrics: tests/unit/test_metrics_prometheus.sh
+	prometheus prometheus-node-exporter curl
 	# nfswb-report plot -o FILE.png
 	librsvg2-bin
 	# the lab: a 6.12 kernel with knfsd under qemu

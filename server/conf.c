@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "metrics.h"
 #include "nfsconf.h"
 #include "nfswbd.h"
 #include "units.h"
@@ -25,7 +26,7 @@
 static const char *const daemon_keys[] = {
 	"exports-file", "exports-dir", "state-dir", "interval",
 	"status-interval", "max-files", "io-uring", "verbosity", "verbose",
-	NULL
+	"metrics-file", "metrics-listen", NULL
 };
 
 static const char *conf_get(const struct nfswb_nfsconf *nc, const char *tag)
@@ -80,6 +81,33 @@ static int check_interval(uint64_t ms, const char *file, const char *what,
 		       "%s: interval must be between %ums and %ums", what,
 		       NFSWBD_MIN_INTERVAL_MS, NFSWBD_MAX_INTERVAL_MS);
 	return -1;
+}
+
+/* metrics-file and metrics-listen (off unless set). */
+static void conf_metrics(const struct nfswbd_cmdline *cl,
+			 const struct nfswb_nfsconf *nc, const char *conf_file,
+			 struct nfswbd_settings *s, struct nfswb_diag *diag)
+{
+	const char *file = cl->metrics_file ? cl->metrics_file :
+			   conf_get(nc, "metrics-file");
+	const char *listen = cl->metrics_listen ? cl->metrics_listen :
+			     conf_get(nc, "metrics-listen");
+	char host[64], port[8];
+	const char *why;
+
+	if (file && file[0] != '/')
+		nfswb_diag_add(diag, cl->metrics_file ? "command line" :
+			       conf_file, 0, "metrics-file %s: an absolute "
+			       "path is expected", file);
+	else if (file && !(s->metrics_file = strdup(file)))
+		nfswb_diag_add(diag, "nfswbd", 0, "out of memory");
+	if (listen && nfswbd_metrics_parse_listen(listen, host, sizeof(host),
+						  port, sizeof(port), &why))
+		nfswb_diag_add(diag, cl->metrics_listen ? "command line" :
+			       conf_file, 0, "metrics-listen %s: %s", listen,
+			       why);
+	else if (listen && !(s->metrics_listen = strdup(listen)))
+		nfswb_diag_add(diag, "nfswbd", 0, "out of memory");
 }
 
 /**
@@ -151,6 +179,7 @@ int nfswbd_settings_load(const struct nfswbd_cmdline *cl,
 	s->state_dir = strdup(cl->state_dir ? cl->state_dir :
 			      file ? file : NFSWB_STATEDIR);
 	s->sysroot = strdup(cl->sysroot ? cl->sysroot : "");
+	conf_metrics(cl, nc, conf_file, s, diag);
 
 	s->interval_ms = NFSWBD_DEFAULT_INTERVAL_MS;
 	if (cl->interval_ms) {
@@ -224,5 +253,7 @@ void nfswbd_settings_free(struct nfswbd_settings *s)
 	free(s->nfs_conf);
 	free(s->state_dir);
 	free(s->sysroot);
+	free(s->metrics_file);
+	free(s->metrics_listen);
 	memset(s, 0, sizeof(*s));
 }

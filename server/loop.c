@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "metrics.h"
 #include "nfswbd.h"
 #include "units.h"
 
@@ -29,6 +30,8 @@ struct loop {
 	struct nfswbd_table *t;
 	int sfd, tfd;
 	uint64_t last_status_ms;
+	struct nfswbd_metrics *metrics;		/* HTTP listener, or NULL */
+	struct nfswbd_run_info run;
 	bool stop;
 };
 
@@ -239,6 +242,10 @@ static void reload(struct loop *l)
 	/* The state directory holds the pid file: it cannot move. */
 	if (strcmp(ns.state_dir, l->s->state_dir))
 		xlog(L_WARNING, "state-dir changes take effect at restart");
+	if (!ns.metrics_listen != !l->s->metrics_listen ||
+	    (ns.metrics_listen && strcmp(ns.metrics_listen,
+					 l->s->metrics_listen)))
+		xlog(L_WARNING, "metrics-listen changes take effect at restart");
 	tmp = ns.state_dir;
 	ns.state_dir = l->s->state_dir;
 	l->s->state_dir = tmp;
@@ -256,6 +263,7 @@ static void reload(struct loop *l)
 	xlog(L_NOTICE, "configuration reloaded: %zu export(s) on %zu device(s)",
 	     l->t->cfg.count, l->t->ndevs);
 	l->last_status_ms = 0;
+	l->run.reloads++;
 }
 
 static void on_signal(struct loop *l)
@@ -294,12 +302,14 @@ static void on_timer(struct loop *l)
 			puts(line);
 		}
 		nfswbd_status_write(l->s, l->t, now);
+		nfswbd_metrics_publish(l->metrics, l->s, l->t, &l->run);
 		l->stop = true;
 		return;
 	}
 	if (!l->last_status_ms ||
 	    now - l->last_status_ms >= l->s->status_ms) {
 		nfswbd_status_write(l->s, l->t, now);
+		nfswbd_metrics_publish(l->metrics, l->s, l->t, &l->run);
 		l->last_status_ms = now;
 	}
 }
@@ -352,6 +362,11 @@ int nfswbd_run(struct nfswbd_settings *s, const struct nfswbd_cmdline *cl,
 		goto out;
 	}
 
+	l.run.start_time_s = (uint64_t)time(NULL);
+	/* Without its listener the daemon still does its job: log, go on. */
+	if (s->metrics_listen && nfswbd_metrics_start(s->metrics_listen,
+						      &l.metrics) < 0)
+		xlog(L_ERROR, "serving without the metrics listener");
 	prime(t, nfswbd_now_ms());
 	while (!l.stop) {
 		size_t n = 2, cap = 2;
@@ -401,6 +416,10 @@ int nfswbd_run(struct nfswbd_settings *s, const struct nfswbd_cmdline *cl,
 	}
 	ret = 0;
 out:
+	nfswbd_metrics_stop(l.metrics);
+	/* Figures of a daemon that is gone would read as live ones. */
+	if (s->metrics_file && !s->once)
+		unlink(s->metrics_file);
 	free(pfds);
 	if (l.tfd >= 0)
 		close(l.tfd);

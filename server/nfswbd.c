@@ -35,6 +35,8 @@ enum {
 	OPT_CHECK_CONFIG,
 	OPT_SYSROOT,
 	OPT_INTERVAL,
+	OPT_METRICS_FILE,
+	OPT_METRICS_LISTEN,
 };
 
 static const struct option long_options[] = {
@@ -48,6 +50,8 @@ static const struct option long_options[] = {
 	{ "check-config", no_argument,	     NULL, OPT_CHECK_CONFIG },
 	{ "interval",	  required_argument, NULL, OPT_INTERVAL },
 	{ "sysroot",	  required_argument, NULL, OPT_SYSROOT },
+	{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
+	{ "metrics-listen", required_argument, NULL, OPT_METRICS_LISTEN },
 	{ "verbose",	  no_argument,	     NULL, 'v' },
 	{ "help",	  no_argument,	     NULL, 'h' },
 	{ "version",	  no_argument,	     NULL, 'V' },
@@ -66,6 +70,8 @@ static void usage(FILE *out)
 "      --nfs-conf FILE    nfs.conf with an [nfswbd] section (default %s)\n"
 "      --state-dir DIR    pid file, status.json, restore journal (default %s)\n"
 "      --interval TIME    sampling interval (default %ums)\n"
+"      --metrics-file PATH  Prometheus text file, replaced every second\n"
+"      --metrics-listen [ADDR:]PORT  serve GET /metrics (ADDR 127.0.0.1)\n"
 "      --dry-run          sample, estimate and log decisions; change nothing\n"
 "      --once             run one interval and exit (implies -F)\n"
 "      --check-config     validate, print every export's effective setting\n"
@@ -247,6 +253,12 @@ static int parse_args(int argc, char **argv, struct nfswbd_cmdline *cl)
 			break;
 		case OPT_SYSROOT:
 			cl->sysroot = optarg;
+			break;
+		case OPT_METRICS_FILE:
+			cl->metrics_file = optarg;
+			break;
+		case OPT_METRICS_LISTEN:
+			cl->metrics_listen = optarg;
 			break;
 		case OPT_INTERVAL:
 			if (nfswb_parse_duration_ms(optarg, &cl->interval_ms,

@@ -9,6 +9,7 @@
  *   dirty.c     how many dirty bytes a device holds, and where that came from
  *   loop.c      the timerfd/signalfd/poll loop, reload, per-interval work
  *   status.c    status.json
+ *   metrics.c   Prometheus text file and HTTP listener
  *   checkconf.c --check-config
  */
 #ifndef NFSWBD_H
@@ -44,6 +45,8 @@ struct nfswbd_settings {
 	char *nfs_conf;
 	char *state_dir;
 	char *sysroot;			/* "" on a live system */
+	char *metrics_file;		/* Prometheus textfile, NULL: none */
+	char *metrics_listen;		/* "ADDR:PORT", NULL: no listener */
 	uint64_t interval_ms;
 	uint64_t status_ms;		/* status.json period */
 	unsigned int max_files;		/* files mode LRU size per device */
@@ -62,6 +65,8 @@ struct nfswbd_cmdline {
 	const char *nfs_conf;
 	const char *state_dir;
 	const char *sysroot;
+	const char *metrics_file;
+	const char *metrics_listen;
 	uint64_t interval_ms;		/* 0: not given */
 	bool foreground;
 	bool dry_run;
