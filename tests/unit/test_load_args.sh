@@ -59,6 +59,8 @@ expect 2 "--wsize 32M: must be from 1 to 16M" 2 "${S[@]}" --wsize 32M
 expect 2 "--clients 0: expected a whole number from 1 to 1024" 2 "${S[@]}" --clients 0
 expect 2 "--clients 5000: expected a whole number" 2 "${S[@]}" --clients 5000
 expect 2 "--clients 2x: expected a whole number" 2 "${S[@]}" --clients 2x
+expect 2 "--iodepth 0: expected a whole number from 1 to 64" 2 "${S[@]}" --iodepth 0
+expect 2 "--iodepth 65: expected a whole number from 1 to 64" 2 "${S[@]}" --iodepth 65
 expect 2 "--commit-every 0: must be more than 0, or \"close\"" 2 "${S[@]}" --commit-every 0
 expect 2 "--commit-every sometimes: " 2 "${S[@]}" --commit-every sometimes
 expect 2 "--stable sync: expected unstable, data_sync or file_sync" 2 "${S[@]}" --stable sync

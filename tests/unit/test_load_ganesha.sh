@@ -156,6 +156,22 @@ paced: the run took about 1s | 800 <= d["write"]["runtime_ms"] <= 3000
 paced: rewrote the 1MiB file at least once, verify ok | d["per_client"][0]["passes"] >= 1 and d["verify"] == "ok"
 EOF
 
+# 4b. --iodepth: several WRITEs in flight per client.  Each client sends 8
+# before it reads a reply, so its count of calls sent and not yet answered
+# reaches 8; the COMMITs still come after every WRITE of their range.
+out=$G_DIR/run4b.json
+timeout 120 "$LOAD" "${SRV[@]}" --export "$DISK" --clients 2 --size 8M \
+	--wsize 64k --iodepth 8 --commit-every 2M --verify --json >"$out"
+rc=$?
+check "--iodepth 8 exits 0 (got $rc)" [ $rc -eq 0 ]
+jcheck "$out" <<'EOF'
+iodepth: reported | d["iodepth"] == 8
+iodepth: every client had 8 WRITEs in flight | d["max_in_flight"] == 8 and all(c["max_in_flight"] == 8 for c in d["per_client"])
+iodepth: 16MiB in 256 WRITEs | d["write"]["bytes"] == 16 * 2**20 and d["write"]["ops"] == 256
+iodepth: 4 COMMITs per client | all(c["commit_ops"] == 4 for c in d["per_client"])
+iodepth: verify ok | d["verify"] == "ok"
+EOF
+
 # 5. A path that is not exported: the mount is refused with its name.
 err=$G_DIR/run5.err
 timeout 60 "$LOAD" "${SRV[@]}" --export /nonexistent-export >/dev/null 2>"$err"
@@ -181,26 +197,42 @@ fi
 # The rate stretches the writes over ~2 s; SIGKILL stands for the crash
 # (and skips Ganesha's 10 s shutdown); the client keeps reconnecting
 # meanwhile (timeout 90 s).
+# restart_run OUT ARGS...: nfswb-load ARGS with JSON into OUT while the
+# server is killed after 1 s and started again; sets rc to its exit code.
+restart_run() {
+	local out=$1 load_pid
+	shift
+	timeout 150 "$LOAD" "${SRV[@]}" --timeout 90s --export "$DISK" \
+		--verify --json "$@" >"$out" &
+	load_pid=$!
+	sleep 1
+	g_kill_server
+	if ! g_launch; then
+		echo "FAIL: Ganesha did not restart: $G_WHY" >&2
+		fail=1
+		kill "$load_pid" 2>/dev/null
+	fi
+	wait "$load_pid"
+	rc=$?
+}
 out=$G_DIR/run7.json
-timeout 150 "$LOAD" "${SRV[@]}" --timeout 90s --export "$DISK" --size 4M \
-	--wsize 256k --rate 2M --verify --json >"$out" &
-load_pid=$!
-sleep 1
-g_kill_server
-g_launch
-rc=$?
-if [ $rc -ne 0 ]; then
-	echo "FAIL: Ganesha did not restart: $G_WHY" >&2
-	fail=1
-	kill "$load_pid" 2>/dev/null
-fi
-wait "$load_pid"
-rc=$?
+restart_run "$out" --size 4M --wsize 256k --rate 2M
 check "restart run exits 0 (got $rc)" [ $rc -eq 0 ]
 jcheck "$out" <<'EOF'
 restart: the client reconnected | d["reconnects"] >= 1
 restart: verifier change seen and data rewritten | d["verifier_changes"] >= 1 and d["rewritten_bytes"] > 0
 restart: verify ok | d["verify"] == "ok"
+EOF
+
+# 7b. The same with 4 WRITEs in flight: every one is sent again on the new
+# connection, and the data still reads back right.
+out=$G_DIR/run7b.json
+restart_run "$out" --size 4M --wsize 64k --iodepth 4 --rate 2M
+check "restart with --iodepth 4 exits 0 (got $rc)" [ $rc -eq 0 ]
+jcheck "$out" <<'EOF'
+restart iodepth: reconnected | d["reconnects"] >= 1
+restart iodepth: verifier change seen and data rewritten | d["verifier_changes"] >= 1 and d["rewritten_bytes"] > 0
+restart iodepth: verify ok | d["verify"] == "ok"
 EOF
 
 # 8. SIGINT stops a long paced run at once: what was written is committed,

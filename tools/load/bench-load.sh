@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench-load.sh - is nfswb-load the bottleneck?  Runs it on loopback
 # against NFS-Ganesha exporting a tmpfs (no disk in the way) with 1 and 4
-# clients, 3 times each, and prints the median write MB/s, nfswb-load's
+# clients at --iodepth 1 and 8, 3 times each, and prints the median write MB/s, nfswb-load's
 # own CPU time and Ganesha's CPU time over the same runs.  If the
 # generator used a core while the server did not, the generator would be
 # what is measured.
@@ -49,14 +49,16 @@ hz=$(getconf CLK_TCK)
 
 echo "nfswb-load benchmark: Ganesha $(ganesha.nfsd -v 2>&1 | sed -n 's/.*Release = //p') on 127.0.0.1, tmpfs export, $SIZE per client, wsize 1M, unstable + COMMIT on close, medians of $REPEATS"
 echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-printf "%-8s %9s %9s %11s %11s %13s %14s\n" clients "MB/s" "MiB/s" "load cpu s" "load cpu %" "load cpu s/GiB" "ganesha cpu s"
+printf "%-8s %7s %9s %9s %11s %11s %13s %14s\n" clients iodepth "MB/s" "MiB/s" "load cpu s" "load cpu %" "load cpu s/GiB" "ganesha cpu s"
 for clients in 1 4; do
+for depth in 1 8; do
 	rows=()
 	for r in $(seq $REPEATS); do
 		g0=$(cpu_ticks "$G_PID")
 		json=$("$LOAD" --server "127.0.0.1:$G_NFS_PORT" \
 			--mount-port "$G_MNT_PORT" --export "$EXP" \
-			--clients "$clients" --size "$SIZE" --wsize 1M --json) ||
+			--clients "$clients" --iodepth "$depth" --size "$SIZE" \
+			--wsize 1M --json) ||
 			{ echo "bench-load: nfswb-load failed" >&2; exit 1; }
 		g1=$(cpu_ticks "$G_PID")
 		rows+=("$(python3 -c 'import json, sys
@@ -67,11 +69,12 @@ print("%.1f %.3f %.1f %.3f %.2f" % (d["write_mb_s"], cpu, 100 * cpu / rt if rt e
       cpu / (d["write"]["bytes"] / 2**30),
       (int(sys.argv[2]) - int(sys.argv[3])) / int(sys.argv[4])))' \
 			"$json" "$g1" "$g0" "$hz")")
-		echo "  run $r, $clients client(s): ${rows[-1]}"
+		echo "  run $r, $clients client(s), iodepth $depth: ${rows[-1]}"
 	done
 	# The median run by MB/s.
 	med=$(printf '%s\n' "${rows[@]}" | sort -n -k1,1 | sed -n "$(((REPEATS + 1) / 2))p")
 	set -- $med
-	printf "%-8s %9s %9.1f %11s %11s %13s %14s\n" "$clients" "$1" \
-		"$(echo "$1 * 1000000 / 1048576" | bc -l)" "$2" "$3" "$4" "$5"
+	printf "%-8s %7s %9s %9.1f %11s %11s %13s %14s\n" "$clients" "$depth" \
+		"$1" "$(echo "$1 * 1000000 / 1048576" | bc -l)" "$2" "$3" "$4" "$5"
+done
 done

@@ -168,7 +168,7 @@ static int connect_timed(int fd, const struct sockaddr *sa, socklen_t len,
 	return fcntl(fd, F_SETFL, flags);
 }
 
-static const char *prog_name(rpcprog_t prog)
+const char *nfs3_prog_name(rpcprog_t prog)
 {
 	switch (prog) {
 	case NFS_PROGRAM:
@@ -182,23 +182,15 @@ static const char *prog_name(rpcprog_t prog)
 	}
 }
 
-static enum load_err conn_open(struct nfs3_conn *c,
-			       const struct nfs3_server *srv, rpcprog_t prog,
-			       rpcvers_t vers, uint16_t port,
-			       unsigned int timeout_ms, char *err)
+enum load_err nfs3_open_socket(const struct nfs3_server *srv, rpcprog_t prog,
+			       uint16_t port, unsigned int timeout_ms,
+			       int *fdp, char *err)
 {
 	struct sockaddr_storage ss = srv->addr;
-	struct netbuf nb;
 	int one = 1;
 	int fd;
 
-	c->clnt = NULL;
-	c->srv = srv;
-	c->prog = prog;
-	c->vers = vers;
-	c->port = port;
 	set_port(&ss, port);
-
 	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		snprintf(err, NFS3_ERRLEN, "socket: %s", strerror(errno));
@@ -217,12 +209,35 @@ static enum load_err conn_open(struct nfs3_conn *c,
 	if (connect_timed(fd, (struct sockaddr *)&ss, srv->addrlen,
 			  timeout_ms) < 0) {
 		snprintf(err, NFS3_ERRLEN, "cannot connect to %s at %s port %u: %s",
-			 prog_name(prog), srv->host, port, strerror(errno));
+			 nfs3_prog_name(prog), srv->host, port, strerror(errno));
 		close(fd);
 		return LOAD_ERR_UNREACHABLE;
 	}
 	/* Small COMMIT and WRITE replies must not wait for Nagle. */
 	(void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	*fdp = fd;
+	return LOAD_OK;
+}
+
+static enum load_err conn_open(struct nfs3_conn *c,
+			       const struct nfs3_server *srv, rpcprog_t prog,
+			       rpcvers_t vers, uint16_t port,
+			       unsigned int timeout_ms, char *err)
+{
+	struct sockaddr_storage ss = srv->addr;
+	struct netbuf nb;
+	enum load_err rc;
+	int fd;
+
+	c->clnt = NULL;
+	c->srv = srv;
+	c->prog = prog;
+	c->vers = vers;
+	c->port = port;
+	set_port(&ss, port);
+	rc = nfs3_open_socket(srv, prog, port, timeout_ms, &fd, err);
+	if (rc != LOAD_OK)
+		return rc;
 
 	nb.buf = &ss;
 	nb.len = nb.maxlen = srv->addrlen;
@@ -230,7 +245,7 @@ static enum load_err conn_open(struct nfs3_conn *c,
 				 NFS3_XPRT_BUFSZ);
 	if (!c->clnt) {
 		snprintf(err, NFS3_ERRLEN, "%s at %s port %u: %s",
-			 prog_name(prog), srv->host, port,
+			 nfs3_prog_name(prog), srv->host, port,
 			 clnt_spcreateerror("cannot create RPC client"));
 		close(fd);
 		return LOAD_ERR_UNREACHABLE;
@@ -319,7 +334,7 @@ enum load_err nfs3_call(struct nfs3_conn *c, rpcproc_t proc, xdrproc_t xargs,
 			break;
 		if (!transport_broken(st)) {
 			snprintf(err, NFS3_ERRLEN, "%s procedure %u: %s",
-				 prog_name(c->prog), (unsigned int)proc,
+				 nfs3_prog_name(c->prog), (unsigned int)proc,
 				 clnt_sperror(c->clnt, "RPC"));
 			return LOAD_ERR_NFS;
 		}
@@ -333,7 +348,7 @@ enum load_err nfs3_call(struct nfs3_conn *c, rpcproc_t proc, xdrproc_t xargs,
 	else
 		snprintf(err, NFS3_ERRLEN,
 			 "%s at %s port %u: no reply to procedure %u within %u ms",
-			 prog_name(c->prog), c->srv->host, c->port,
+			 nfs3_prog_name(c->prog), c->srv->host, c->port,
 			 (unsigned int)proc, c->srv->timeout_ms);
 	return LOAD_ERR_UNREACHABLE;
 }
@@ -366,7 +381,7 @@ enum load_err nfs3_getport(const struct nfs3_server *srv, rpcprog_t prog,
 	if (result == 0 || result > 65535) {
 		snprintf(err, NFS3_ERRLEN,
 			 "%s version %lu over TCP is not registered with rpcbind on %s: is the server running?",
-			 prog_name(prog), (unsigned long)vers, srv->host);
+			 nfs3_prog_name(prog), (unsigned long)vers, srv->host);
 		return LOAD_ERR_UNREACHABLE;
 	}
 	*port = (uint16_t)result;

@@ -99,6 +99,30 @@ enum load_err nfs3_connect(struct nfs3_conn *c, const struct nfs3_server *srv,
 			   char *err);
 
 /**
+ * nfs3_open_socket() - a TCP socket connected to @port on @srv within
+ * @timeout_ms, from a reserved port when root, with TCP_NODELAY
+ * @srv: server
+ * @prog: RPC program, for messages
+ * @port: TCP port
+ * @timeout_ms: connect budget
+ * @fdp: out, the blocking socket
+ * @err: message buffer
+ *
+ * Return: LOAD_OK, LOAD_ERR_INTERNAL or LOAD_ERR_UNREACHABLE.
+ */
+enum load_err nfs3_open_socket(const struct nfs3_server *srv, rpcprog_t prog,
+			       uint16_t port, unsigned int timeout_ms,
+			       int *fdp, char *err);
+
+/**
+ * nfs3_prog_name() - "nfs", "mountd", "rpcbind" for messages
+ * @prog: RPC program
+ *
+ * Return: static text.
+ */
+const char *nfs3_prog_name(rpcprog_t prog);
+
+/**
  * nfs3_disconnect() - destroy the client and close its socket
  * @c: connection; may be unconnected
  */

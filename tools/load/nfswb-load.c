@@ -13,8 +13,10 @@
  * recommits.  Nothing is cached on this side, so the numbers depend on the
  * server alone.
  *
- * libtirpc has no asynchronous calls, so each client has exactly one RPC in
- * flight; more parallelism means more clients.  See nfswb-load(1).
+ * libtirpc has no asynchronous calls, so the write phase runs on a
+ * connection of its own (nfs3_pipe.c) that keeps up to --iodepth WRITEs in
+ * flight, as a kernel client does; set-up, read-back and clean-up are one
+ * call at a time on the libtirpc one.  See nfswb-load(1).
  */
 #include "config.h"
 
@@ -39,6 +41,7 @@
 #include "pattern.h"
 #include "units.h"
 #include "nfs3_client.h"
+#include "nfs3_pipe.h"
 
 #define LOAD_MAX_CLIENTS	1024
 #define LOAD_MAX_WSIZE		(16u << 20)	/* far above any server's wtmax */
@@ -56,6 +59,7 @@ struct load_opts {
 	struct nfs3_server srv;
 	const char *export;
 	unsigned int clients;
+	unsigned int iodepth;		/* WRITEs in flight per client */
 	uint64_t size;
 	uint64_t rate;			/* bytes/s per client, 0 = unpaced */
 	uint64_t wsize;			/* 0 = the server's choice */
@@ -69,11 +73,22 @@ struct load_opts {
 
 struct load_run;
 
+/* A WRITE in flight, by its nfs3_pipe tag. */
+struct load_io {
+	uint64_t off;
+	uint32_t len;
+	bool busy;
+};
+
 struct load_client {
 	struct load_run *run;
 	unsigned int id;
 	pthread_t thread;
 	struct nfs3_conn conn;
+	struct nfs3_pipe pipe;		/* the write phase's connection */
+	struct load_io *ios;		/* iodepth of them */
+	uint64_t issued_since_commit;	/* bytes sent in WRITEs */
+	uint64_t jukebox_since;		/* first JUKEBOX of a WRITE in a row */
 	char name[NAME_MAX + 1];
 	nfs_fh3 fh;
 	bool created;
@@ -94,6 +109,7 @@ struct load_client {
 	uint64_t verifier_changes, rewritten_bytes;
 	uint64_t jukebox_retries;
 	uint64_t passes;
+	unsigned int max_in_flight;	/* the most WRITEs that were */
 	struct nfswb_lat write_lat, commit_lat, read_lat;
 	uint64_t t_write_start, t_write_end;
 	uint64_t t_read_start, t_read_end;
@@ -179,9 +195,16 @@ static void window_reset(struct load_client *c)
 static void window_note(struct load_client *c, uint64_t off, uint64_t end,
 			const WRITE3resok *ok)
 {
-	if (c->win_start == c->win_end)
+	/* Replies come in any order; the window spans every one of them. */
+	if (c->win_start == c->win_end) {
 		c->win_start = off;
-	c->win_end = end;
+		c->win_end = end;
+	} else {
+		if (off < c->win_start)
+			c->win_start = off;
+		if (end > c->win_end)
+			c->win_end = end;
+	}
 	if (ok->committed != UNSTABLE)
 		return;
 	c->win_unstable = true;
@@ -212,8 +235,27 @@ static void sleep_until_us(struct load_run *run, uint64_t t_us)
 	}
 }
 
+/* One call on the pipe, nothing else in flight. */
+static enum load_err pipe_call(struct nfs3_pipe *p, rpcproc_t proc,
+			       xdrproc_t xargs, void *args, xdrproc_t xres,
+			       void *res, size_t res_size, uint64_t *rtt,
+			       char *err)
+{
+	uint64_t tag, t;
+	enum load_err rc;
+	bool got;
+
+	rc = nfs3_pipe_send(p, proc, xargs, args, 0, err);
+	if (rc != LOAD_OK)
+		return rc;
+	return nfs3_pipe_reap(p, 0, xres, res, res_size, &got, &tag,
+			      rtt ? rtt : &t, err);
+}
+
 /*
- * One NFS call whose result begins with an nfsstat3.  NFS3ERR_JUKEBOX
+ * One NFS call whose result begins with an nfsstat3.  During the write
+ * phase it goes over the pipe (with no WRITE in flight), else over the
+ * libtirpc connection.  NFS3ERR_JUKEBOX
  * means "busy, try later" (knfsd answers it while rpc.mountd handles an
  * export upcall): resend after a pause, like a real client, for at most
  * --timeout.  Then, or when the run stops, the caller sees the status.
@@ -229,8 +271,12 @@ static enum load_err client_call(struct load_client *c, rpcproc_t proc,
 
 	for (;;) {
 		memset(res, 0, res_size);
-		rc = nfs3_call(&c->conn, proc, xargs, args, xres, res, rtt,
-			       err);
+		if (c->pipe.slots)
+			rc = pipe_call(&c->pipe, proc, xargs, args, xres, res,
+				       res_size, rtt, err);
+		else
+			rc = nfs3_call(&c->conn, proc, xargs, args, xres, res,
+				       rtt, err);
 		if (rc != LOAD_OK || *(nfsstat3 *)res != NFS3ERR_JUKEBOX)
 			return rc;
 		if (!since)
@@ -243,60 +289,148 @@ static enum load_err client_call(struct load_client *c, rpcproc_t proc,
 	}
 }
 
-/* WRITE [off, off + len) of the pattern, however many calls it takes. */
-static enum load_err write_range(struct load_client *c, uint64_t off,
-				 uint64_t len)
+/* Send a WRITE of [off, off + n) of the pattern. */
+static enum load_err write_send(struct load_client *c, uint64_t off,
+				uint32_t n)
 {
 	const struct load_opts *o = c->run->o;
 	char err[NFS3_ERRLEN];
+	WRITE3args a = {
+		.file = c->fh,
+		.offset = off,
+		.count = n,
+		.stable = o->stable,
+		.data.data_len = n,
+		.data.data_val = (char *)pattern_at(c, off, n),
+	};
+	unsigned int i;
+	enum load_err rc;
+
+	for (i = 0; c->ios[i].busy; i++)
+		;	/* the pipe has a free slot, so there is one */
+	c->ios[i] = (struct load_io){ .off = off, .len = n, .busy = true };
+	rc = nfs3_pipe_send(&c->pipe, NFSPROC3_WRITE,
+			    (xdrproc_t)xdr_WRITE3args, &a, i, err);
+	if (rc != LOAD_OK)
+		return client_fail(c, rc, "WRITE %s offset %" PRIu64 ": %s",
+				   c->name, off, err);
+	if (c->pipe.in_flight > c->max_in_flight)
+		c->max_in_flight = c->pipe.in_flight;
+	return LOAD_OK;
+}
+
+/*
+ * Wait for one WRITE reply, until @until_us when it is not 0, and account
+ * for it.  NFS3ERR_JUKEBOX is resent after a pause, for at most --timeout
+ * in a row; a short WRITE is followed by one for the rest.
+ */
+static enum load_err write_reap(struct load_client *c, uint64_t until_us)
+{
+	uint64_t limit = (uint64_t)c->run->o->srv.timeout_ms * 1000;
+	char err[NFS3_ERRLEN];
+	WRITE3res r;
+	uint64_t tag, rtt, off, now;
+	uint32_t n, done;
+	enum load_err rc;
+	bool got;
+
+	rc = nfs3_pipe_reap(&c->pipe, until_us, (xdrproc_t)xdr_WRITE3res, &r,
+			    sizeof(r), &got, &tag, &rtt, err);
+	if (rc != LOAD_OK)
+		return client_fail(c, rc, "WRITE %s: %s", c->name, err);
+	if (!got)
+		return LOAD_OK;
+	off = c->ios[tag].off;
+	n = c->ios[tag].len;
+	c->ios[tag].busy = false;
+
+	if (r.status == NFS3ERR_JUKEBOX) {
+		xdr_free((xdrproc_t)xdr_WRITE3res, (char *)&r);
+		now = nfs3_now_us();
+		if (!c->jukebox_since)
+			c->jukebox_since = now;
+		else if (now - c->jukebox_since >= limit)
+			return client_fail(c, LOAD_ERR_NFS,
+					   "WRITE %s offset %" PRIu64 ": %s",
+					   c->name, off,
+					   nfs3_stat_name(NFS3ERR_JUKEBOX));
+		c->jukebox_retries++;
+		sleep_until_us(c->run, now + LOAD_JUKEBOX_PAUSE_US);
+		return write_send(c, off, n);
+	}
+	c->jukebox_since = 0;
+	if (r.status != NFS3_OK) {
+		rc = client_fail(c, LOAD_ERR_NFS,
+				 "WRITE %s offset %" PRIu64 ": %s",
+				 c->name, off, nfs3_stat_name(r.status));
+		xdr_free((xdrproc_t)xdr_WRITE3res, (char *)&r);
+		return rc;
+	}
+	done = r.WRITE3res_u.resok.count;
+	if (done == 0 || done > n) {
+		xdr_free((xdrproc_t)xdr_WRITE3res, (char *)&r);
+		return client_fail(c, LOAD_ERR_NFS,
+				   "WRITE %s offset %" PRIu64 ": server wrote %u of %u bytes",
+				   c->name, off, done, n);
+	}
+	if (nfswb_lat_add(&c->write_lat, rtt) < 0) {
+		xdr_free((xdrproc_t)xdr_WRITE3res, (char *)&r);
+		return client_fail(c, LOAD_ERR_INTERNAL, "out of memory");
+	}
+	window_note(c, off, off + done, &r.WRITE3res_u.resok);
+	xdr_free((xdrproc_t)xdr_WRITE3res, (char *)&r);
+	c->write_ops++;
+	c->bytes_written += done;
+	if (off + done > c->extent)
+		c->extent = off + done;
+	if (done < n)
+		return write_send(c, off + done, n - done);
+	return LOAD_OK;
+}
+
+/* Send WRITE [off, off + n), first waiting for a free slot if need be. */
+static enum load_err write_queue(struct load_client *c, uint64_t off,
+				 uint32_t n)
+{
+	enum load_err rc;
+
+	while (c->pipe.in_flight >= c->pipe.depth) {
+		rc = write_reap(c, 0);
+		if (rc != LOAD_OK)
+			return rc;
+	}
+	return write_send(c, off, n);
+}
+
+/* Wait until no WRITE is in flight. */
+static enum load_err write_drain(struct load_client *c)
+{
+	enum load_err rc;
+
+	while (c->pipe.in_flight) {
+		rc = write_reap(c, 0);
+		if (rc != LOAD_OK)
+			return rc;
+	}
+	return LOAD_OK;
+}
+
+/* WRITE [off, off + len) of the pattern and wait for every reply. */
+static enum load_err write_range(struct load_client *c, uint64_t off,
+				 uint64_t len)
+{
+	enum load_err rc;
 
 	while (len) {
 		uint32_t n = len < c->run->wsize ? (uint32_t)len : c->run->wsize;
-		WRITE3args a = {
-			.file = c->fh,
-			.offset = off,
-			.count = n,
-			.stable = o->stable,
-			.data.data_len = n,
-			.data.data_val = (char *)pattern_at(c, off, n),
-		};
-		WRITE3res r;
-		uint64_t rtt;
-		enum load_err rc;
-		uint32_t done;
 
-		rc = client_call(c, NFSPROC3_WRITE, (xdrproc_t)xdr_WRITE3args, &a,
-				 (xdrproc_t)xdr_WRITE3res, &r, sizeof(r), &rtt,
-				 err);
+		rc = write_queue(c, off, n);
 		if (rc != LOAD_OK)
-			return client_fail(c, rc, "WRITE %s offset %" PRIu64 ": %s",
-					   c->name, off, err);
-		if (r.status != NFS3_OK) {
-			rc = client_fail(c, LOAD_ERR_NFS,
-					 "WRITE %s offset %" PRIu64 ": %s",
-					 c->name, off, nfs3_stat_name(r.status));
-			xdr_free((xdrproc_t)xdr_WRITE3res, (char *)&r);
 			return rc;
-		}
-		done = r.WRITE3res_u.resok.count;
-		if (done == 0 || done > n) {
-			xdr_free((xdrproc_t)xdr_WRITE3res, (char *)&r);
-			return client_fail(c, LOAD_ERR_NFS,
-					   "WRITE %s offset %" PRIu64 ": server wrote %u of %u bytes",
-					   c->name, off, done, n);
-		}
-		if (nfswb_lat_add(&c->write_lat, rtt) < 0)
-			return client_fail(c, LOAD_ERR_INTERNAL, "out of memory");
-		window_note(c, off, off + done, &r.WRITE3res_u.resok);
-		xdr_free((xdrproc_t)xdr_WRITE3res, (char *)&r);
-		c->write_ops++;
-		c->bytes_written += done;
-		off += done;
-		len -= done;
-		if (off > c->extent)
-			c->extent = off;
+		off += n;
+		len -= n;
 	}
-	return LOAD_OK;
+	return write_drain(c);
 }
 
 /*
@@ -309,7 +443,13 @@ static enum load_err commit_window(struct load_client *c)
 {
 	char err[NFS3_ERRLEN];
 	unsigned int attempt;
+	enum load_err rc;
 
+	/* Like a client's fsync: COMMIT once every WRITE has its reply. */
+	rc = write_drain(c);
+	if (rc != LOAD_OK)
+		return rc;
+	c->issued_since_commit = 0;
 	for (attempt = 0; c->win_unstable; attempt++) {
 		uint64_t start = c->win_start, len = c->win_end - c->win_start;
 		COMMIT3args a = {
@@ -320,7 +460,6 @@ static enum load_err commit_window(struct load_client *c)
 		};
 		COMMIT3res r;
 		uint64_t rtt;
-		enum load_err rc;
 		bool same;
 
 		rc = client_call(c, NFSPROC3_COMMIT, (xdrproc_t)xdr_COMMIT3args,
@@ -390,19 +529,27 @@ static enum load_err write_phase(struct load_client *c)
 
 				if (end && due >= end)
 					break;
+				/* Take replies while waiting for the next slot in time. */
+				while (c->pipe.in_flight && nfs3_now_us() < due &&
+				       !should_stop(c->run)) {
+					rc = write_reap(c, due);
+					if (rc != LOAD_OK)
+						return rc;
+				}
 				sleep_until_us(c->run, due);
 				if (should_stop(c->run))
 					break;
 			}
 			if (end && nfs3_now_us() >= end)
 				break;
-			rc = write_range(c, off, n);
+			rc = write_queue(c, off, (uint32_t)n);
 			if (rc != LOAD_OK)
 				return rc;
 			off += n;
 			sent += n;
+			c->issued_since_commit += n;
 			if (o->commit_every &&
-			    c->win_end - c->win_start >= o->commit_every) {
+			    c->issued_since_commit >= o->commit_every) {
 				rc = commit_window(c);
 				if (rc != LOAD_OK)
 					return rc;
@@ -602,8 +749,12 @@ static void *client_main(void *arg)
 			  o->srv.nfs_port, err);
 	if (rc != LOAD_OK)
 		client_fail(c, rc, "%s", err);
-	else
-		create_file(c);
+	else if (create_file(c) == LOAD_OK) {
+		rc = nfs3_pipe_open(&c->pipe, &o->srv, NFS_PROGRAM, NFS_V3,
+				    o->srv.nfs_port, o->iodepth, err);
+		if (rc != LOAD_OK)
+			client_fail(c, rc, "%s", err);
+	}
 
 	/* Time counts from when every client has its connection and file. */
 	pthread_mutex_lock(&run->gate_lock);
@@ -614,11 +765,14 @@ static void *client_main(void *arg)
 	pthread_mutex_unlock(&run->gate_lock);
 	if (should_stop(run))
 		goto out;
-	if (write_phase(c) != LOAD_OK)
+	rc = write_phase(c);
+	nfs3_pipe_close(&c->pipe);
+	if (rc != LOAD_OK)
 		goto out;
 	if (o->verify && !should_stop(run))
 		verify_phase(c);
 out:
+	nfs3_pipe_close(&c->pipe);
 	if (c->created && !o->keep && c->conn.clnt)
 		remove_file(c);
 	nfs3_disconnect(&c->conn);
@@ -803,6 +957,7 @@ struct load_totals {
 	struct op_total write, commit, read;
 	uint64_t verifier_changes, rewritten_bytes;
 	uint64_t reconnects, jukebox_retries;
+	unsigned int max_in_flight;	/* of any client */
 	bool all_verified;
 	const char *error;		/* the first client's failure */
 	struct rusage ru;
@@ -824,8 +979,8 @@ static void print_text(const struct load_run *run,
 		nfswb_format_size(o->commit_every, ce, sizeof(ce));
 	else
 		snprintf(ce, sizeof(ce), "close");
-	printf("nfswb-load: %u client%s, %s:%u %s, size=%s, wsize=%s, stable=%s, commit-every=%s, rate=%s\n",
-	       o->clients, o->clients == 1 ? "" : "s", o->srv.host,
+	printf("nfswb-load: %u client%s, iodepth=%u, %s:%u %s, size=%s, wsize=%s, stable=%s, commit-every=%s, rate=%s\n",
+	       o->clients, o->clients == 1 ? "" : "s", o->iodepth, o->srv.host,
 	       o->srv.nfs_port, o->export,
 	       nfswb_format_size(o->size, a, sizeof(a)),
 	       nfswb_format_size(run->wsize, b, sizeof(b)),
@@ -841,10 +996,10 @@ static void print_text(const struct load_run *run,
 		print_bw_line(stdout, "read", &t->read);
 		nfswb_lat_print_text(stdout, "  read", &t->read.sum);
 	}
-	printf("  verifier changes=%" PRIu64 ", rewritten=%s, reconnects=%" PRIu64 ", jukebox retries=%" PRIu64 "\n",
+	printf("  verifier changes=%" PRIu64 ", rewritten=%s, reconnects=%" PRIu64 ", jukebox retries=%" PRIu64 ", most WRITEs in flight=%u\n",
 	       t->verifier_changes,
 	       nfswb_format_size(t->rewritten_bytes, a, sizeof(a)),
-	       t->reconnects, t->jukebox_retries);
+	       t->reconnects, t->jukebox_retries, t->max_in_flight);
 	for (i = 0; i < o->clients && o->clients <= LOAD_TEXT_MAX_CLIENTS; i++) {
 		const struct load_client *c = &run->clients[i];
 
@@ -888,6 +1043,8 @@ static void print_json(const struct load_run *run,
 	nfswb_json_u64(&j, "mount_port", o->srv.mount_port);
 	nfswb_json_str(&j, "export", o->export);
 	nfswb_json_u64(&j, "clients", o->clients);
+	nfswb_json_u64(&j, "iodepth", o->iodepth);
+	nfswb_json_u64(&j, "max_in_flight", t->max_in_flight);
 	nfswb_json_u64(&j, "size", o->size);
 	nfswb_json_u64(&j, "wsize", run->wsize);
 	nfswb_json_u64(&j, "rsize", run->rsize);
@@ -931,6 +1088,7 @@ static void print_json(const struct load_run *run,
 		nfswb_json_u64(&j, "write_ops", c->write_ops);
 		nfswb_json_u64(&j, "commit_ops", c->commit_ops);
 		nfswb_json_u64(&j, "passes", c->passes);
+		nfswb_json_u64(&j, "max_in_flight", c->max_in_flight);
 		nfswb_json_u64(&j, "verifier_changes", c->verifier_changes);
 		nfswb_json_str(&j, "verify", verify_state(o, c));
 		nfswb_lat_summarize(&c->commit_lat, &cs);
@@ -966,7 +1124,9 @@ static enum load_err report(struct load_run *run)
 			  c->t_read_start, c->t_read_end);
 		t.verifier_changes += c->verifier_changes;
 		t.rewritten_bytes += c->rewritten_bytes;
-		t.reconnects += c->conn.reconnects;
+		t.reconnects += c->conn.reconnects + c->pipe.reconnects;
+		if (c->max_in_flight > t.max_in_flight)
+			t.max_in_flight = c->max_in_flight;
 		t.jukebox_retries += c->jukebox_retries;
 		if (!c->verified)
 			t.all_verified = false;
@@ -1026,7 +1186,8 @@ static enum load_err run_clients(struct load_run *run)
 		snprintf(c->name, sizeof(c->name), "nfswb-load.%s.%ld.%u",
 			 host, (long)getpid(), i);
 		c->pat = malloc(iosize + 2 * sizeof(uint64_t));
-		if (!c->pat)
+		c->ios = calloc(o->iodepth, sizeof(*c->ios));
+		if (!c->pat || !c->ios)
 			goto nomem;
 	}
 
@@ -1074,6 +1235,7 @@ static void free_run(struct load_run *run)
 			struct load_client *c = &run->clients[i];
 
 			free(c->pat);
+			free(c->ios);
 			free(c->fh.data.data_val);
 			nfswb_lat_free(&c->write_lat);
 			nfswb_lat_free(&c->commit_lat);
@@ -1098,6 +1260,8 @@ static void usage(FILE *out)
 "      --mount-port N         mountd port; without it ask rpcbind\n"
 "  -c, --clients N            simulated clients, one connection and file each\n"
 "                             (1 to %d; default 1)\n"
+"      --iodepth N            WRITEs in flight per client (1 to %d;\n"
+"                             default 1)\n"
 "      --size BYTES           file size per client (default 64M)\n"
 "      --rate BYTES/s         pace each client's WRITEs (default: unpaced)\n"
 "      --wsize BYTES          WRITE size (default: the server's wtmax, at\n"
@@ -1120,11 +1284,13 @@ static void usage(FILE *out)
 "\"10MiB/s\").  Durations take ms, s or m; a bare number is milliseconds.\n"
 "Exit status: 0 ok, 1 internal error or interrupted, 2 usage, 3 server\n"
 "unreachable or not answering, 4 mount refused, 5 NFS or RPC error,\n"
-"6 verify failed.  See nfswb-load(1).\n", LOAD_MAX_CLIENTS);
+"6 verify failed.  See nfswb-load(1).\n", LOAD_MAX_CLIENTS,
+		NFS3_PIPE_MAX_DEPTH);
 }
 
 enum {
 	OPT_MOUNT_PORT = 256,
+	OPT_IODEPTH,
 	OPT_SIZE,
 	OPT_RATE,
 	OPT_WSIZE,
@@ -1142,6 +1308,7 @@ static const struct option long_opts[] = {
 	{ "export",	  required_argument, NULL, 'e' },
 	{ "mount-port",	  required_argument, NULL, OPT_MOUNT_PORT },
 	{ "clients",	  required_argument, NULL, 'c' },
+	{ "iodepth",	  required_argument, NULL, OPT_IODEPTH },
 	{ "size",	  required_argument, NULL, OPT_SIZE },
 	{ "rate",	  required_argument, NULL, OPT_RATE },
 	{ "wsize",	  required_argument, NULL, OPT_WSIZE },
@@ -1193,6 +1360,7 @@ static enum load_err parse_args(int argc, char **argv, struct load_opts *o)
 	int opt;
 
 	o->clients = 1;
+	o->iodepth = 1;
 	o->size = LOAD_DEFAULT_SIZE;
 	o->stable = UNSTABLE;
 	o->srv.timeout_ms = LOAD_DEFAULT_TIMEOUT_MS;
@@ -1214,6 +1382,11 @@ static enum load_err parse_args(int argc, char **argv, struct load_opts *o)
 			if (parse_uint("clients", optarg, 1, LOAD_MAX_CLIENTS, &v))
 				return LOAD_ERR_USAGE;
 			o->clients = (unsigned int)v;
+			break;
+		case OPT_IODEPTH:
+			if (parse_uint("iodepth", optarg, 1, NFS3_PIPE_MAX_DEPTH, &v))
+				return LOAD_ERR_USAGE;
+			o->iodepth = (unsigned int)v;
 			break;
 		case OPT_SIZE:
 			if (nfswb_parse_size(optarg, &o->size, &why))
