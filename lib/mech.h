@@ -28,20 +28,11 @@
 
 struct nfswb_restore;
 
-/* Counters shown in status.json; a mechanism fills those that apply. */
-struct nfswb_mech_counters {
-	uint64_t events_seen;		/* fanotify events read */
-	uint64_t events_ignored;	/* from processes not in writers= */
-	uint64_t files_tracked;		/* now in the LRU */
-	uint64_t files_evicted;
-	uint64_t kicks;			/* writeback starts issued */
-	uint64_t bytes_kicked;
-	uint64_t inflight_bytes;	/* kicked, not yet completed */
-	uint64_t cap_bytes;		/* dirty cap in force, 0: none */
-	uint64_t cap_changes;
-	uint64_t knob_ms;		/* kernel knob value in force */
-	uint64_t errors;
-};
+/*
+ * Each mechanism keeps its own counters in nfswb_mech_dev.count[], named
+ * by its counter_names (status.json shows them under those names).
+ */
+#define NFSWB_MECH_MAX_COUNTERS	8
 
 struct nfswb_mech_dev {
 	const struct nfswb_device_id *id;
@@ -53,13 +44,33 @@ struct nfswb_mech_dev {
 	struct nfswb_export_opts opts;
 	unsigned int max_files;		/* files mode LRU size */
 	bool use_io_uring;
-	struct nfswb_mech_counters c;
+	uint64_t count[NFSWB_MECH_MAX_COUNTERS];
 	void *priv;
+};
+
+/*
+ * A primary mechanism does the early writeback, one per device; mode=auto
+ * takes the first primary in the registry this kernel has.  An overlay
+ * runs beside the primary when the options want it (limit with
+ * commit_target); mode=NAME selects either kind alone.
+ */
+enum nfswb_mech_role {
+	NFSWB_MECH_PRIMARY,
+	NFSWB_MECH_OVERLAY,
 };
 
 struct nfswb_mech {
 	const char *name;
-	/* Can this kernel do it?  0, or -1 with the missing piece in @why. */
+	enum nfswb_mech_role role;
+	enum nfswb_mode mode;		/* mode=NAME */
+	/* Overlays: do these options ask for it, and which one does. */
+	bool (*wanted)(const struct nfswb_export_opts *o);
+	const char *wanted_by;
+	const char *const *counter_names;	/* NULL-terminated */
+	/*
+	 * Can this kernel do it?  0, or -1 with the missing piece in @why.
+	 * On success @why may say what made it available.
+	 */
 	int (*probe)(const char *sysroot, char *why, size_t len);
 	int (*attach)(struct nfswb_mech_dev *d, char *why, size_t len);
 	/* An fd the main loop polls for input (fanotify), or -1. */
@@ -85,5 +96,42 @@ struct nfswb_mech {
 extern const struct nfswb_mech nfswb_mech_kernel;
 extern const struct nfswb_mech nfswb_mech_files;
 extern const struct nfswb_mech nfswb_mech_limit;
+
+/*
+ * The registry (mech.c), in probe order: mode=auto takes the first
+ * primary this kernel has and falls back to the next primary when one
+ * fails to attach.  NULL-terminated.
+ */
+extern const struct nfswb_mech *const nfswb_mechs[];
+
+/* Most mechanisms one device can have: a primary and the overlays. */
+#define NFSWB_MECH_MAX_PER_DEV	4
+
+/** nfswb_mech_by_mode - the mechanism mode=@mode names, or NULL. */
+const struct nfswb_mech *nfswb_mech_by_mode(enum nfswb_mode mode);
+
+/**
+ * nfswb_mech_usable - probe @m, with a reason either way in @why.
+ * Return: true when this kernel has what @m needs.
+ */
+bool nfswb_mech_usable(const struct nfswb_mech *m, const char *sysroot,
+		       char *why, size_t len);
+
+/**
+ * nfswb_mech_next_primary - the fallback: the first primary after @after
+ * (NULL: from the top) that this kernel has.
+ * @why: "NAME mode unavailable: WHY" for each one passed over, joined
+ *       with "; ", or the chosen one's own reason when none was
+ * Return: the mechanism, or NULL when no primary is left.
+ */
+const struct nfswb_mech *nfswb_mech_next_primary(const struct nfswb_mech *after,
+						 const char *sysroot,
+						 char *why, size_t len);
+
+/**
+ * nfswb_mech_counter - counter @name of @m on @d; 0 if @m has none such.
+ */
+uint64_t nfswb_mech_counter(const struct nfswb_mech *m,
+			    const struct nfswb_mech_dev *d, const char *name);
 
 #endif

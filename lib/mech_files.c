@@ -82,6 +82,24 @@
 #define QUIET_MS		1000
 #define QUIET_MAX		256
 
+enum {
+	FILES_EVENTS_SEEN, FILES_EVENTS_IGNORED, FILES_FILES_TRACKED,
+	FILES_FILES_EVICTED, FILES_KICKS, FILES_BYTES_KICKED,
+	FILES_INFLIGHT_BYTES, FILES_ERRORS,
+};
+
+static const char *const files_counters[] = {
+	[FILES_EVENTS_SEEN] = "events_seen",	/* fanotify events read */
+	[FILES_EVENTS_IGNORED] = "events_ignored", /* not from writers= */
+	[FILES_FILES_TRACKED] = "files_tracked",	/* now in the LRU */
+	[FILES_FILES_EVICTED] = "files_evicted",
+	[FILES_KICKS] = "kicks",		/* writeback starts issued */
+	[FILES_BYTES_KICKED] = "bytes_kicked",
+	[FILES_INFLIGHT_BYTES] = "inflight_bytes", /* kicked, not written */
+	[FILES_ERRORS] = "errors",
+	NULL,
+};
+
 struct pid_verdict {
 	pid_t pid;
 	bool writer;
@@ -221,7 +239,7 @@ static void drop(struct nfswb_mech_dev *d, struct files_priv *p,
 	p->dirty_sum -= e->dirty_bytes;
 	p->writeback_sum -= e->writeback_bytes;
 	set_ignore(p, e, false);
-	d->c.files_tracked = p->t.count;
+	d->count[FILES_FILES_TRACKED] = p->t.count;
 	if (e->pending) {
 		e->next = p->zombies;
 		p->zombies = e;
@@ -237,7 +255,7 @@ static void kick_done(void *arg, void *token, int res)
 	struct nfswb_tracked *e = token, **pp;
 
 	if (res < 0) {
-		d->c.errors++;
+		d->count[FILES_ERRORS]++;
 		xlog(L_DEBUG, "files: writeback kick failed: %s",
 		     strerror(-res));
 	}
@@ -316,13 +334,13 @@ static enum refresh_result refresh(struct nfswb_mech_dev *d,
 				e->clean_below = 0;
 		}
 		if (nfswb_cachestat(e->fd, e->clean_below, 0, &cs) < 0) {
-			d->c.errors++;
+			d->count[FILES_ERRORS]++;
 			return FILE_GONE;
 		}
 		if (full && e->clean_below) {
 			if (nfswb_cachestat(e->fd, 0, e->clean_below,
 					    &below) < 0) {
-				d->c.errors++;
+				d->count[FILES_ERRORS]++;
 				return FILE_GONE;
 			}
 			if (below.nr_dirty) {
@@ -411,12 +429,12 @@ static void track(struct nfswb_mech_dev *d, struct files_priv *p, int fd,
 		if (kick_range(p, old, 0, 0) == 0)
 			account_kick(d, p, old, old->dirty_bytes);
 		drop(d, p, old);
-		d->c.files_evicted++;
+		d->count[FILES_FILES_EVICTED]++;
 	}
 	e = calloc(1, sizeof(*e));
 	if (!e) {
 		close(fd);
-		d->c.errors++;
+		d->count[FILES_ERRORS]++;
 		return;
 	}
 	e->dev = st.st_dev;
@@ -428,7 +446,7 @@ static void track(struct nfswb_mech_dev *d, struct files_priv *p, int fd,
 	e->base_size = p->have_cachestat ? 0 : (uint64_t)st.st_size;
 	nfswb_filetrack_add(&p->t, e);
 	set_ignore(p, e, true);
-	d->c.files_tracked = p->t.count;
+	d->count[FILES_FILES_TRACKED] = p->t.count;
 }
 
 /* Silence a file a local process writes, for QUIET_MS; takes @fd. */
@@ -486,23 +504,23 @@ static void files_on_readable(struct nfswb_mech_dev *d)
 		m = (struct fanotify_event_metadata *)p->buf;
 		for (; FAN_EVENT_OK(m, len); m = FAN_EVENT_NEXT(m, len)) {
 			if (m->vers != FANOTIFY_METADATA_VERSION) {
-				d->c.errors++;
+				d->count[FILES_ERRORS]++;
 				continue;
 			}
-			d->c.events_seen++;
+			d->count[FILES_EVENTS_SEEN]++;
 			if (m->mask & FAN_Q_OVERFLOW) {
 				if (!p->overflow_logged)
 					xlog(L_WARNING,
 					     "bdi %s: fanotify queue overflowed; some NFS-written files are not tracked until written again",
 					     d->id->bdi);
 				p->overflow_logged = true;
-				d->c.errors++;
+				d->count[FILES_ERRORS]++;
 				continue;
 			}
 			if (m->fd < 0)
 				continue;
 			if (!is_writer(d, p, m->pid, now)) {
-				d->c.events_ignored++;
+				d->count[FILES_EVENTS_IGNORED]++;
 				quiet(p, m->fd, now);
 				continue;
 			}
@@ -512,7 +530,7 @@ static void files_on_readable(struct nfswb_mech_dev *d)
 	/* Kicks of evicted files. */
 	if (nfswb_kicker_outstanding(p->kicker) &&
 	    nfswb_kicker_flush(p->kicker) < 0)
-		d->c.errors++;
+		d->count[FILES_ERRORS]++;
 }
 
 static int files_poll_fd(struct nfswb_mech_dev *d)
@@ -723,7 +741,7 @@ static uint64_t files_dirty_bytes(struct nfswb_mech_dev *d)
 	p->cursor = e;
 	if (wrapped)
 		nfswb_filetrack_resum(&p->t);
-	d->c.inflight_bytes = inflight(p);
+	d->count[FILES_INFLIGHT_BYTES] = inflight(p);
 	p->kicked_recent = 0;
 	return p->dirty_sum + nfswb_filetrack_growth(&p->t, now);
 }
@@ -783,8 +801,8 @@ static void account_kick(struct nfswb_mech_dev *d, struct files_priv *p,
 {
 	if (bytes > e->dirty_bytes)
 		bytes = e->dirty_bytes;
-	d->c.kicks++;
-	d->c.bytes_kicked += bytes;
+	d->count[FILES_KICKS]++;
+	d->count[FILES_BYTES_KICKED] += bytes;
 	/* Kicked pages go from dirty to writeback; cachestat confirms later. */
 	e->dirty_bytes -= bytes;
 	e->writeback_bytes += bytes;
@@ -832,10 +850,10 @@ static int files_apply(struct nfswb_mech_dev *d,
 		left = left > bytes ? left - bytes : 0;
 	}
 	if (nfswb_kicker_flush(p->kicker) < 0) {
-		d->c.errors++;
+		d->count[FILES_ERRORS]++;
 		ret = -1;
 	}
-	d->c.inflight_bytes = inflight(p);
+	d->count[FILES_INFLIGHT_BYTES] = inflight(p);
 	return ret;
 }
 
@@ -865,12 +883,15 @@ static void files_detach(struct nfswb_mech_dev *d)
 	free(p->buf);
 	free(p);
 	d->priv = NULL;
-	d->c.files_tracked = 0;
-	d->c.inflight_bytes = 0;
+	d->count[FILES_FILES_TRACKED] = 0;
+	d->count[FILES_INFLIGHT_BYTES] = 0;
 }
 
 const struct nfswb_mech nfswb_mech_files = {
 	.name = "files",
+	.role = NFSWB_MECH_PRIMARY,
+	.mode = NFSWB_MODE_FILES,
+	.counter_names = files_counters,
 	.probe = files_probe,
 	.attach = files_attach,
 	.poll_fd = files_poll_fd,

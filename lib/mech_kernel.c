@@ -31,6 +31,14 @@
 #define KNOB	"dirty_background_time"
 #define BW_ATTR	"write_bandwidth"
 
+enum { KERNEL_KNOB_MS, KERNEL_ERRORS };
+
+static const char *const kernel_counters[] = {
+	[KERNEL_KNOB_MS] = "knob_ms",	/* knob value in force */
+	[KERNEL_ERRORS] = "errors",
+	NULL,
+};
+
 struct kernel_priv {
 	char knob[PATH_MAX];
 	char bw_attr[PATH_MAX];	/* "" without patch 5 */
@@ -41,8 +49,10 @@ struct kernel_priv {
 
 static int kernel_probe(const char *sysroot, char *why, size_t len)
 {
-	if (nfswb_any_bdi_has(sysroot, KNOB))
+	if (nfswb_any_bdi_has(sysroot, KNOB)) {
+		snprintf(why, len, "per-bdi " KNOB " present");
 		return 0;
+	}
 	/* System-wide: no device's bdi has the knob, so name them all. */
 	snprintf(why, len,
 		 "kernel lacks the per-bdi knob: no %s/sys/class/bdi/*/" KNOB
@@ -60,7 +70,7 @@ static int kernel_write(struct nfswb_mech_dev *d, struct kernel_priv *p,
 		return -1;
 	p->ms = ms;
 	p->set = 1;
-	d->c.knob_ms = ms;
+	d->count[KERNEL_KNOB_MS] = ms;
 	return 0;
 }
 
@@ -121,7 +131,7 @@ static int kernel_apply(struct nfswb_mech_dev *d,
 	    !nfswb_policy_knob_change(p->ms, want))
 		return 0;
 	if (kernel_write(d, p, want) < 0) {
-		d->c.errors++;
+		d->count[KERNEL_ERRORS]++;
 		return -1;
 	}
 	p->configured = d->opts.background_time_ms;
@@ -138,14 +148,17 @@ static void kernel_detach(struct nfswb_mech_dev *d)
 	if (!p)
 		return;
 	if (p->set && nfswb_restore_put_back(d->restore, p->knob) < 0)
-		d->c.errors++;
-	d->c.knob_ms = 0;
+		d->count[KERNEL_ERRORS]++;
+	d->count[KERNEL_KNOB_MS] = 0;
 	free(p);
 	d->priv = NULL;
 }
 
 const struct nfswb_mech nfswb_mech_kernel = {
 	.name = "kernel",
+	.role = NFSWB_MECH_PRIMARY,
+	.mode = NFSWB_MODE_KERNEL,
+	.counter_names = kernel_counters,
 	.probe = kernel_probe,
 	.attach = kernel_attach,
 	.apply = kernel_apply,

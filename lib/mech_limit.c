@@ -29,6 +29,15 @@
 #include "restore.h"
 #include "units.h"
 
+enum { LIMIT_CAP_BYTES, LIMIT_CAP_CHANGES, LIMIT_ERRORS };
+
+static const char *const limit_counters[] = {
+	[LIMIT_CAP_BYTES] = "cap_bytes",	/* dirty cap in force, 0: none */
+	[LIMIT_CAP_CHANGES] = "cap_changes",
+	[LIMIT_ERRORS] = "errors",
+	NULL,
+};
+
 struct limit_priv {
 	char strict[PATH_MAX];
 	char max_bytes[PATH_MAX];
@@ -37,6 +46,11 @@ struct limit_priv {
 	bool active;		/* strict_limit and max_bytes are ours */
 	bool clamp_logged;
 };
+
+static bool limit_wanted(const struct nfswb_export_opts *o)
+{
+	return o->commit_target_ms != 0;
+}
 
 static int limit_probe(const char *sysroot, char *why, size_t len)
 {
@@ -121,7 +135,7 @@ static int write_cap(struct nfswb_mech_dev *d, struct limit_priv *p,
 			}
 			cap = thresh;
 		}
-		if (p->active && cap == d->c.cap_bytes)
+		if (p->active && cap == d->count[LIMIT_CAP_BYTES])
 			return 0;	/* clamped to what is in force */
 		snprintf(v, sizeof(v), "%" PRIu64, cap);
 		if (nfswb_restore_set_via(d->restore, p->max_ratio_fine,
@@ -137,9 +151,9 @@ static int write_cap(struct nfswb_mech_dev *d, struct limit_priv *p,
 	if (!p->active && nfswb_restore_set(d->restore, p->strict, "1") < 0)
 		return -1;
 	p->active = true;
-	if (d->c.cap_bytes != cap)
-		d->c.cap_changes++;
-	d->c.cap_bytes = cap;
+	if (d->count[LIMIT_CAP_BYTES] != cap)
+		d->count[LIMIT_CAP_CHANGES]++;
+	d->count[LIMIT_CAP_BYTES] = cap;
 	return 0;
 }
 
@@ -152,7 +166,7 @@ static int put_back(struct nfswb_mech_dev *d, struct limit_priv *p)
 	if (nfswb_restore_put_back(d->restore, p->max_ratio_fine) < 0)
 		ret = -1;
 	p->active = false;
-	d->c.cap_bytes = 0;
+	d->count[LIMIT_CAP_BYTES] = 0;
 	return ret;
 }
 
@@ -173,7 +187,7 @@ static int limit_apply(struct nfswb_mech_dev *d,
 		ret = write_cap(d, p, o->cap_bytes);
 	}
 	if (ret < 0)
-		d->c.errors++;
+		d->count[LIMIT_ERRORS]++;
 	return ret;
 }
 
@@ -184,13 +198,18 @@ static void limit_detach(struct nfswb_mech_dev *d)
 	if (!p)
 		return;
 	if (put_back(d, p) < 0)
-		d->c.errors++;
+		d->count[LIMIT_ERRORS]++;
 	free(p);
 	d->priv = NULL;
 }
 
 const struct nfswb_mech nfswb_mech_limit = {
 	.name = "limit",
+	.role = NFSWB_MECH_OVERLAY,
+	.mode = NFSWB_MODE_LIMIT,
+	.wanted = limit_wanted,
+	.wanted_by = "commit_target",
+	.counter_names = limit_counters,
 	.probe = limit_probe,
 	.attach = limit_attach,
 	.apply = limit_apply,

@@ -3,9 +3,10 @@
  * acting.c - attach each device's mechanisms, move them across a reload,
  * detach them (which restores every kernel setting) on the way out.
  *
- * A device gets its primary mechanism (kernel or files, from the mode
- * devtable.c resolved) plus limit when commit_target is set.  Each one
- * is a struct nfswbd_mech_slot holding the mechanism's per-device state.
+ * devtable.c selected each device's mechanisms from the registry (the
+ * primary first, then the overlays); each is a struct nfswbd_mech_slot
+ * holding the mechanism's per-device state.  A primary that fails to
+ * attach under mode=auto gives way to the registry's next primary.
  */
 #include "config.h"
 
@@ -53,32 +54,30 @@ static bool slot_attach(struct nfswbd_mech_slot *slot, struct nfswbd_dev *d)
 static void dev_attach(struct nfswbd_table *t, struct nfswbd_dev *d,
 		       const char *sysroot)
 {
-	struct nfswbd_mech_slot *slot;
+	for (unsigned int k = 0; k < d->nmechs; k++) {
+		struct nfswbd_mech_slot *slot = &d->mechs[k];
+		const struct nfswb_mech *failed;
+		char why[400];
 
-	d->nmechs = 0;
-	if (d->use_kernel) {
-		slot = &d->mechs[d->nmechs++];
-		slot_init(slot, &nfswb_mech_kernel, t, d, sysroot);
-		if (!slot_attach(slot, d) && d->opts.mode == NFSWB_MODE_AUTO) {
-			xlog(L_WARNING, "bdi %s: mode auto falls back to files",
-			     d->id.bdi);
-			d->use_kernel = false;
-			d->use_files = true;
-			d->effective = NFSWB_MODE_FILES;
+		slot_init(slot, slot->mech, t, d, sysroot);
+		while (!slot_attach(slot, d) && k == 0 &&
+		       slot->mech->role == NFSWB_MECH_PRIMARY &&
+		       d->opts.mode == NFSWB_MODE_AUTO) {
+			failed = slot->mech;
+			slot->mech = nfswb_mech_next_primary(failed, sysroot,
+							     why, sizeof(why));
+			if (!slot->mech) {
+				slot->mech = failed;
+				break;
+			}
+			xlog(L_WARNING, "bdi %s: mode auto falls back to %s",
+			     d->id.bdi, slot->mech->name);
+			d->effective = slot->mech->mode;
 			snprintf(d->mode_why, sizeof(d->mode_why),
-				 "the kernel mechanism failed to attach");
-			d->nmechs--;
+				 "the %s mechanism failed to attach",
+				 failed->name);
+			slot_init(slot, slot->mech, t, d, sysroot);
 		}
-	}
-	if (d->use_files) {
-		slot = &d->mechs[d->nmechs++];
-		slot_init(slot, &nfswb_mech_files, t, d, sysroot);
-		slot_attach(slot, d);
-	}
-	if (d->use_limit) {
-		slot = &d->mechs[d->nmechs++];
-		slot_init(slot, &nfswb_mech_limit, t, d, sysroot);
-		slot_attach(slot, d);
 	}
 }
 
@@ -122,7 +121,6 @@ static void dev_detach(struct nfswbd_dev *d)
 		xlog(L_INFO, "bdi %s: %s mechanism detached", d->id.bdi,
 		     slot->mech->name);
 	}
-	d->nmechs = 0;
 }
 
 /**
@@ -136,10 +134,12 @@ void nfswbd_table_detach(struct nfswbd_table *t)
 
 static bool same_setup(const struct nfswbd_dev *a, const struct nfswbd_dev *b)
 {
-	if (a->use_kernel != b->use_kernel || a->use_files != b->use_files ||
-	    a->use_limit != b->use_limit || a->nexports != b->nexports ||
+	if (a->nmechs != b->nmechs || a->nexports != b->nexports ||
 	    memcmp(&a->opts, &b->opts, sizeof(a->opts)))
 		return false;
+	for (unsigned int k = 0; k < a->nmechs; k++)
+		if (a->mechs[k].mech != b->mechs[k].mech)
+			return false;
 	for (size_t i = 0; i < a->nexports; i++)
 		if (strcmp(a->paths[i], b->paths[i]))
 			return false;
@@ -179,13 +179,12 @@ void nfswbd_table_switch(struct nfswbd_table *cur, struct nfswbd_table *next,
 				continue;
 			d->effective = o->effective;
 			memcpy(d->mode_why, o->mode_why, sizeof(d->mode_why));
-			d->nmechs = o->nmechs;
 			for (unsigned int k = 0; k < o->nmechs; k++) {
 				d->mechs[k] = o->mechs[k];
 				d->mechs[k].md.id = &d->id;
 				d->mechs[k].md.paths = d->paths;
+				o->mechs[k].attached = false;	/* moved */
 			}
-			o->nmechs = 0;
 			kept[i] = true;
 			break;
 		}

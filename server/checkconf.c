@@ -44,9 +44,8 @@ static void print_export(FILE *out, const struct nfswbd_dev *d,
 	print_path(out, e->path);
 	fprintf(out, " bdi=%s blockdev=%s fstype=%s mode=%s effective=%s",
 		d->id.bdi, d->id.blockdev, d->id.fstype,
-		nfswb_mode_name(o->mode), nfswb_mode_name(d->effective));
-	if (d->use_limit && d->effective != NFSWB_MODE_LIMIT)
-		fputs("+limit", out);
+		nfswb_mode_name(o->mode),
+		nfswbd_dev_mechs(d, buf, sizeof(buf)));
 	fprintf(out, " background_time=%s",
 		nfswb_format_duration_ms(o->background_time_ms, buf,
 					 sizeof(buf)));

@@ -47,94 +47,91 @@ static int dev_add_export(struct nfswbd_dev *d, const struct nfswb_export *e)
 	return 0;
 }
 
-static bool probe(const struct nfswb_mech *m, const char *sysroot,
-		  char *why, size_t len)
+static void dev_select(struct nfswbd_dev *d, const struct nfswb_mech *m)
 {
-	why[0] = '\0';
-	if (m->probe(sysroot, why, len) == 0)
-		return true;
-	if (!why[0])
-		snprintf(why, len, "not supported by this kernel");
-	return false;
+	if (d->nmechs < NFSWB_MECH_MAX_PER_DEV)
+		d->mechs[d->nmechs++].mech = m;
 }
 
 /*
- * Turn the configured mode into mechanisms this kernel has.  Only auto
- * falls back; a mode asked for by name that cannot work is an error, as
- * the admin would otherwise believe it active.
+ * Turn the configured mode into mechanisms this kernel has, from the
+ * registry (lib/mech.c).  Only auto falls back; a mode asked for by name
+ * that cannot work is an error, as the admin would otherwise believe it
+ * active.  Overlays join when the options want them.
  */
 static void dev_resolve_mode(const char *sysroot, struct nfswbd_dev *d,
 			     struct nfswb_diag *diag)
 {
 	const struct nfswb_export *first = d->exports[0];
 	enum nfswb_mode mode = d->opts.mode;
-	bool want_limit = d->opts.commit_target_ms != 0;
-	char why[200];
+	const struct nfswb_mech *m;
+	char why[400];
 
-	d->use_kernel = d->use_files = d->use_limit = false;
+	d->nmechs = 0;
+	d->effective = NFSWB_MODE_OFF;
 	d->mode_why[0] = '\0';
 
-	switch (mode) {
-	case NFSWB_MODE_OFF:
-		d->effective = NFSWB_MODE_OFF;
+	if (mode == NFSWB_MODE_OFF) {
 		snprintf(d->mode_why, sizeof(d->mode_why), "mode=off");
 		return;
-	case NFSWB_MODE_KERNEL:
-	case NFSWB_MODE_FILES:
-	case NFSWB_MODE_LIMIT: {
-		const struct nfswb_mech *m =
-			mode == NFSWB_MODE_KERNEL ? &nfswb_mech_kernel :
-			mode == NFSWB_MODE_FILES ? &nfswb_mech_files :
-			&nfswb_mech_limit;
-
-		if (!probe(m, sysroot, why, sizeof(why))) {
+	}
+	if (mode == NFSWB_MODE_AUTO) {
+		m = nfswb_mech_next_primary(NULL, sysroot, why, sizeof(why));
+		snprintf(d->mode_why, sizeof(d->mode_why), "%s", why);
+		if (m)
+			dev_select(d, m);
+	} else {
+		m = nfswb_mech_by_mode(mode);
+		if (!m || !nfswb_mech_usable(m, sysroot, why, sizeof(why))) {
 			nfswb_diag_add(diag, first->file, first->line,
 				       "%s: mode=%s is not available on this kernel: %s",
-				       first->path, nfswb_mode_name(mode), why);
+				       first->path, nfswb_mode_name(mode),
+				       m ? why : "no such mechanism");
 			return;
 		}
-		d->effective = mode;
-		d->use_kernel = mode == NFSWB_MODE_KERNEL;
-		d->use_files = mode == NFSWB_MODE_FILES;
-		d->use_limit = mode == NFSWB_MODE_LIMIT;
+		dev_select(d, m);
 		snprintf(d->mode_why, sizeof(d->mode_why), "configured");
-		break;
-	}
-	case NFSWB_MODE_AUTO:
-		if (probe(&nfswb_mech_kernel, sysroot, why, sizeof(why))) {
-			d->effective = NFSWB_MODE_KERNEL;
-			d->use_kernel = true;
-			snprintf(d->mode_why, sizeof(d->mode_why),
-				 "per-bdi dirty_background_time present");
-		} else {
-			char fwhy[200];
-
-			if (probe(&nfswb_mech_files, sysroot, fwhy,
-				  sizeof(fwhy))) {
-				d->effective = NFSWB_MODE_FILES;
-				d->use_files = true;
-				snprintf(d->mode_why, sizeof(d->mode_why),
-					 "kernel mode unavailable: %s", why);
-			} else {
-				d->effective = want_limit ? NFSWB_MODE_LIMIT :
-					       NFSWB_MODE_OFF;
-				snprintf(d->mode_why, sizeof(d->mode_why),
-					 "kernel mode unavailable: %s; files mode unavailable: %s",
-					 why, fwhy);
-			}
-		}
-		break;
 	}
 
-	if (want_limit && !d->use_limit) {
-		if (probe(&nfswb_mech_limit, sysroot, why, sizeof(why))) {
-			d->use_limit = true;
-		} else {
+	for (const struct nfswb_mech *const *o = nfswb_mechs; *o; o++) {
+		if ((*o)->role != NFSWB_MECH_OVERLAY || nfswbd_dev_has(d, *o) ||
+		    !(*o)->wanted || !(*o)->wanted(&d->opts))
+			continue;
+		if (nfswb_mech_usable(*o, sysroot, why, sizeof(why)))
+			dev_select(d, *o);
+		else
 			nfswb_diag_add(diag, first->file, first->line,
-				       "%s: commit_target needs the limit mechanism, which is not available: %s",
-				       first->path, why);
-		}
+				       "%s: %s needs the %s mechanism, which is not available: %s",
+				       first->path, (*o)->wanted_by, (*o)->name,
+				       why);
 	}
+	if (d->nmechs)
+		d->effective = d->mechs[0].mech->mode;
+}
+
+/** nfswbd_dev_has - is @m among the mechanisms selected for @d? */
+bool nfswbd_dev_has(const struct nfswbd_dev *d, const struct nfswb_mech *m)
+{
+	for (unsigned int i = 0; i < d->nmechs; i++)
+		if (d->mechs[i].mech == m)
+			return true;
+	return false;
+}
+
+/**
+ * nfswbd_dev_mechs - the mechanisms selected for @d as "files+limit",
+ * or "off" without any.
+ */
+const char *nfswbd_dev_mechs(const struct nfswbd_dev *d, char *buf,
+			     size_t len)
+{
+	size_t pos = 0;
+
+	snprintf(buf, len, "off");
+	for (unsigned int i = 0; i < d->nmechs && pos < len; i++)
+		pos += snprintf(buf + pos, len - pos, "%s%s", i ? "+" : "",
+				d->mechs[i].mech->name);
+	return buf;
 }
 
 /**
@@ -329,13 +326,15 @@ void nfswbd_table_log_modes(const struct nfswbd_table *t)
 	for (size_t i = 0; i < t->ndevs; i++) {
 		const struct nfswbd_dev *d = &t->devs[i];
 
+		char mechs[64];
+
+		/* Auto that did not get the first primary says so louder. */
 		xlog(d->opts.mode == NFSWB_MODE_AUTO &&
-		     d->effective != NFSWB_MODE_KERNEL ? L_NOTICE : L_INFO,
-		     "bdi %s (%s, %zu export(s)): mode %s -> %s%s: %s",
+		     (!d->nmechs || d->mechs[0].mech != nfswb_mechs[0]) ?
+		     L_NOTICE : L_INFO,
+		     "bdi %s (%s, %zu export(s)): mode %s -> %s: %s",
 		     d->id.bdi, d->id.blockdev, d->nexports,
 		     nfswb_mode_name(d->opts.mode),
-		     nfswb_mode_name(d->effective),
-		     d->use_limit && d->effective != NFSWB_MODE_LIMIT ?
-		     "+limit" : "", d->mode_why);
+		     nfswbd_dev_mechs(d, mechs, sizeof(mechs)), d->mode_why);
 	}
 }

@@ -43,26 +43,16 @@ uint64_t nfswbd_now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void dev_sum_counters(struct nfswbd_dev *d)
+/* Counter @name summed over the device's attached mechanisms. */
+static uint64_t dev_counter(const struct nfswbd_dev *d, const char *name)
 {
-	struct nfswb_mech_counters *sum = &d->counters;
+	uint64_t sum = 0;
 
-	memset(sum, 0, sizeof(*sum));
-	for (unsigned int i = 0; i < d->nmechs; i++) {
-		const struct nfswb_mech_counters *c = &d->mechs[i].md.c;
-
-		sum->events_seen += c->events_seen;
-		sum->events_ignored += c->events_ignored;
-		sum->files_tracked += c->files_tracked;
-		sum->files_evicted += c->files_evicted;
-		sum->kicks += c->kicks;
-		sum->bytes_kicked += c->bytes_kicked;
-		sum->inflight_bytes += c->inflight_bytes;
-		sum->cap_bytes += c->cap_bytes;
-		sum->cap_changes += c->cap_changes;
-		sum->knob_ms += c->knob_ms;
-		sum->errors += c->errors;
-	}
+	for (unsigned int i = 0; i < d->nmechs; i++)
+		if (d->mechs[i].attached)
+			sum += nfswb_mech_counter(d->mechs[i].mech,
+						  &d->mechs[i].md, name);
+	return sum;
 }
 
 /* One line: what the device looks like and what a dry run would do. */
@@ -72,6 +62,7 @@ static void format_decision(const struct nfswbd_dev *d, char *buf,
 	const struct nfswb_policy_out *o = &d->decision;
 	const struct nfswb_estimator *e = &d->est;
 	char bw[32], dirty[32], target[32], kick[32], cap[32] = "none";
+	char mechs[64];
 
 	nfswb_format_rate(nfswb_estimator_bandwidth(e), bw, sizeof(bw));
 	nfswb_format_size(d->dirty_bytes, dirty, sizeof(dirty));
@@ -80,10 +71,10 @@ static void format_decision(const struct nfswbd_dev *d, char *buf,
 	if (o->cap_bytes)
 		nfswb_format_size(o->cap_bytes, cap, sizeof(cap));
 	snprintf(buf, len,
-		 "dry-run: bdi %s (%s) mode %s%s: bandwidth %s (%s) dirty %s (%s) target %s -> kick %s, cap %s%s",
-		 d->id.bdi, d->id.blockdev, nfswb_mode_name(d->effective),
-		 d->use_limit && d->effective != NFSWB_MODE_LIMIT ? "+limit" : "",
-		 bw, e->p.fixed_bw ? "fixed" : e->learned ? "learned" : "cold",
+		 "dry-run: bdi %s (%s) mode %s: bandwidth %s (%s) dirty %s (%s) target %s -> kick %s, cap %s%s",
+		 d->id.bdi, d->id.blockdev,
+		 nfswbd_dev_mechs(d, mechs, sizeof(mechs)), bw,
+		 e->p.fixed_bw ? "fixed" : e->learned ? "learned" : "cold",
 		 dirty, nfswbd_dirty_source_name(d->dirty_source), target,
 		 kick, cap, o->cap_change ? " (change)" : "");
 }
@@ -133,7 +124,6 @@ static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 	}
 
 	d->dirty_bytes = nfswbd_dirty_read(s->sysroot, d, &d->dirty_source);
-	dev_sum_counters(d);
 
 	if (d->effective == NFSWB_MODE_OFF) {
 		d->decided = false;
@@ -143,12 +133,12 @@ static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 	in.now_ms = now_ms;
 	in.interval_ms = t->interval_ms;
 	in.nfs_dirty_bytes = d->dirty_bytes;
-	in.inflight_bytes = d->counters.inflight_bytes;
+	in.inflight_bytes = dev_counter(d, "inflight_bytes");
 	in.bandwidth = nfswb_estimator_bandwidth(&d->est);
 	in.background_time_ms = d->opts.background_time_ms;
 	in.commit_target_ms = d->opts.commit_target_ms;
 	/* A dry run pretends the caps it would have set are in force. */
-	in.cap_in_force = s->dry_run ? d->dry_cap : d->counters.cap_bytes;
+	in.cap_in_force = s->dry_run ? d->dry_cap : dev_counter(d, "cap_bytes");
 	nfswb_policy_decide(&in, &d->decision);
 	d->decided = true;
 	if (d->decision.cap_change)
@@ -166,8 +156,6 @@ static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 			xlog(L_DEBUG, "bdi %s: %s: apply failed", d->id.bdi,
 			     m->mech->name);
 	}
-	/* status.json shows the state after this interval's actions. */
-	dev_sum_counters(d);
 }
 
 /**

@@ -85,14 +85,12 @@ enum nfswbd_dirty_source {
 
 const char *nfswbd_dirty_source_name(enum nfswbd_dirty_source s);
 
-/* One mechanism attached to one device. */
+/* One mechanism selected for one device, attached when acting. */
 struct nfswbd_mech_slot {
 	const struct nfswb_mech *mech;
 	struct nfswb_mech_dev md;
 	bool attached;
 };
-
-#define NFSWBD_MAX_MECHS	2	/* primary (kernel/files) + limit */
 
 struct nfswbd_dev {
 	struct nfswb_device_id id;
@@ -101,10 +99,14 @@ struct nfswbd_dev {
 	const char **paths;
 	size_t nexports;
 
-	/* Configured opts.mode resolved on this kernel. */
+	/*
+	 * Configured opts.mode resolved on this kernel: mechs[0..nmechs),
+	 * the primary (if any) first, then the overlays.
+	 */
 	enum nfswb_mode effective;
-	bool use_kernel, use_files, use_limit;
 	char mode_why[512];
+	struct nfswbd_mech_slot mechs[NFSWB_MECH_MAX_PER_DEV];
+	unsigned int nmechs;
 
 	struct nfswb_estimator est;
 	bool stat_ok;				/* last stat read worked */
@@ -118,10 +120,6 @@ struct nfswbd_dev {
 	uint64_t last_log_ms;
 	struct nfswb_policy_out logged;
 	bool have_logged;
-
-	struct nfswbd_mech_slot mechs[NFSWBD_MAX_MECHS];
-	unsigned int nmechs;
-	struct nfswb_mech_counters counters;	/* summed over mechs */
 };
 
 struct nfswbd_table {
@@ -153,6 +151,9 @@ void nfswbd_table_adopt_state(struct nfswbd_table *next,
 			      const struct nfswbd_table *prev);
 void nfswbd_table_free(struct nfswbd_table *t);
 void nfswbd_table_log_modes(const struct nfswbd_table *t);
+const char *nfswbd_dev_mechs(const struct nfswbd_dev *d, char *buf,
+			     size_t len);
+bool nfswbd_dev_has(const struct nfswbd_dev *d, const struct nfswb_mech *m);
 bool nfswbd_etab_warn(const char *sysroot, const struct nfswb_config *cfg,
 		      void (*warn)(const struct nfswb_export *e,
 				   const char *msg, void *arg),

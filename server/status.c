@@ -20,21 +20,49 @@
 #include "log.h"
 #include "nfswbd.h"
 
-static void write_counters(struct nfswb_json *j,
-			   const struct nfswb_mech_counters *c)
+/*
+ * "counters": every counter name in the registry, summed over the
+ * device's attached mechanisms (0 where none has it), so the keys do not
+ * depend on the mode; "mechanism_counters": each attached one's own.
+ */
+static void write_counters(struct nfswb_json *j, const struct nfswbd_dev *d)
 {
 	nfswb_json_obj_begin(j, "counters");
-	nfswb_json_u64(j, "events_seen", c->events_seen);
-	nfswb_json_u64(j, "events_ignored", c->events_ignored);
-	nfswb_json_u64(j, "files_tracked", c->files_tracked);
-	nfswb_json_u64(j, "files_evicted", c->files_evicted);
-	nfswb_json_u64(j, "kicks", c->kicks);
-	nfswb_json_u64(j, "bytes_kicked", c->bytes_kicked);
-	nfswb_json_u64(j, "inflight_bytes", c->inflight_bytes);
-	nfswb_json_u64(j, "cap_bytes", c->cap_bytes);
-	nfswb_json_u64(j, "cap_changes", c->cap_changes);
-	nfswb_json_u64(j, "knob_ms", c->knob_ms);
-	nfswb_json_u64(j, "errors", c->errors);
+	for (const struct nfswb_mech *const *m = nfswb_mechs; *m; m++) {
+		for (const char *const *n = (*m)->counter_names; n && *n; n++) {
+			bool seen = false;
+			uint64_t sum = 0;
+
+			for (const struct nfswb_mech *const *e = nfswb_mechs;
+			     e < m && !seen; e++)
+				for (const char *const *k = (*e)->counter_names;
+				     k && *k && !seen; k++)
+					seen = !strcmp(*k, *n);
+			if (seen)
+				continue;
+			for (unsigned int i = 0; i < d->nmechs; i++)
+				if (d->mechs[i].attached)
+					sum += nfswb_mech_counter(d->mechs[i].mech,
+								  &d->mechs[i].md,
+								  *n);
+			nfswb_json_u64(j, *n, sum);
+		}
+	}
+	nfswb_json_obj_end(j);
+
+	nfswb_json_obj_begin(j, "mechanism_counters");
+	for (unsigned int i = 0; i < d->nmechs; i++) {
+		const struct nfswbd_mech_slot *slot = &d->mechs[i];
+
+		if (!slot->attached)
+			continue;
+		nfswb_json_obj_begin(j, slot->mech->name);
+		for (unsigned int k = 0; slot->mech->counter_names &&
+		     slot->mech->counter_names[k]; k++)
+			nfswb_json_u64(j, slot->mech->counter_names[k],
+				       slot->md.count[k]);
+		nfswb_json_obj_end(j);
+	}
 	nfswb_json_obj_end(j);
 }
 
@@ -53,7 +81,7 @@ static void write_device(struct nfswb_json *j, const struct nfswbd_dev *d)
 
 	nfswb_json_str(j, "mode", nfswb_mode_name(d->opts.mode));
 	nfswb_json_str(j, "effective_mode", nfswb_mode_name(d->effective));
-	nfswb_json_bool(j, "with_limit", d->use_limit);
+	nfswb_json_bool(j, "with_limit", nfswbd_dev_has(d, &nfswb_mech_limit));
 	nfswb_json_str(j, "mode_reason", d->mode_why);
 	nfswb_json_arr_begin(j, "mechanisms");
 	for (unsigned int i = 0; i < d->nmechs; i++)
@@ -85,7 +113,7 @@ static void write_device(struct nfswb_json *j, const struct nfswbd_dev *d)
 		nfswb_json_null(j, "kick_bytes");
 		nfswb_json_null(j, "cap_bytes");
 	}
-	write_counters(j, &d->counters);
+	write_counters(j, d);
 	nfswb_json_obj_end(j);
 }
 

@@ -35,6 +35,11 @@
 #include "mech.h"
 #include "test.h"
 
+static uint64_t count_files(const struct nfswb_mech_dev *d, const char *name)
+{
+	return nfswb_mech_counter(&nfswb_mech_files, d, name);
+}
+
 #define INTERVAL_MS	100
 #define MAX_RUNS	9
 
@@ -178,7 +183,7 @@ static void one_run(int run, double *cpu_pct, double *rss_mib)
 		in.now_ms = now_us() / 1000;
 		in.interval_ms = INTERVAL_MS;
 		in.nfs_dirty_bytes = nfswb_mech_files.dirty_bytes(&d);
-		in.inflight_bytes = d.c.inflight_bytes;
+		in.inflight_bytes = count_files(&d, "inflight_bytes");
 		/* Low enough that the policy kicks: their cost counts. */
 		in.bandwidth = 32ull << 20;
 		in.background_time_ms = d.opts.background_time_ms;
@@ -204,9 +209,10 @@ static void one_run(int run, double *cpu_pct, double *rss_mib)
 	       PRIu64 ", kicks %" PRIu64 " (%" PRIu64 " MiB), errors %" PRIu64
 	       "\n", run, (double)(t1 - t0) / 1e6, *cpu_pct, main_pct,
 	       *rss_mib,
-	       d.c.events_seen, d.c.events_ignored, d.c.files_tracked,
-	       d.c.files_evicted, d.c.kicks, d.c.bytes_kicked >> 20,
-	       d.c.errors);
+	       count_files(&d, "events_seen"), count_files(&d, "events_ignored"),
+	       count_files(&d, "files_tracked"), count_files(&d, "files_evicted"),
+	       count_files(&d, "kicks"), count_files(&d, "bytes_kicked") >> 20,
+	       count_files(&d, "errors"));
 	fflush(stdout);
 	nfswb_mech_files.detach(&d);
 }

@@ -33,6 +33,11 @@
 #include "mech.h"
 #include "test.h"
 
+static uint64_t count_files(const struct nfswb_mech_dev *d, const char *name)
+{
+	return nfswb_mech_counter(&nfswb_mech_files, d, name);
+}
+
 #define MiB		((uint64_t)1 << 20)
 #define RATE		(40 * MiB)	/* bytes/s per writer */
 #define BLOCK		(64 * 1024)
@@ -178,7 +183,7 @@ static void step(struct drive *dr, struct nfswb_policy_out *o)
 	in.now_ms = now_ms();
 	in.interval_ms = INTERVAL_MS;
 	in.nfs_dirty_bytes = nfswb_mech_files.dirty_bytes(&dr->d);
-	in.inflight_bytes = dr->d.c.inflight_bytes;
+	in.inflight_bytes = count_files(&dr->d, "inflight_bytes");
 	in.bandwidth = BW;
 	in.background_time_ms = BG_MS;
 	nfswb_policy_decide(&in, o);
@@ -231,8 +236,9 @@ static void test_target(bool uring)
 		PRIu64 " errors %" PRIu64 "\n",
 		uring ? "io_uring" : "thread", target / MiB,
 		samples[10 + (n - 10) / 2] / MiB, samples[n - 1] / MiB,
-		temp_dirty / MiB, tmp_written / MiB, dr.d.c.events_seen,
-		dr.d.c.events_ignored, dr.d.c.kicks, dr.d.c.errors);
+		temp_dirty / MiB, tmp_written / MiB, count_files(&dr.d, "events_seen"),
+		count_files(&dr.d, "events_ignored"), count_files(&dr.d, "kicks"),
+		count_files(&dr.d, "errors"));
 	T_CHECK(n > 20, "only %u samples", n);
 	/*
 	 * Near the target: the writer adds RATE x INTERVAL between two
@@ -250,15 +256,17 @@ static void test_target(bool uring)
 	T_CHECK(temp_dirty >= tmp_written / 10 * 8,
 		"temp file lost its cache: %" PRIu64 " of %" PRIu64 " dirty",
 		temp_dirty, tmp_written);
-	T_CHECK(dr.d.c.events_ignored > 0, "temp writer's events not ignored");
+	T_CHECK(count_files(&dr.d, "events_ignored") > 0,
+		"temp writer's events not ignored");
 	/* The temp file is silenced for a second at a time, not per write. */
-	T_CHECK(dr.d.c.events_ignored <= 3 * RUN_MS / 1000 + 5,
+	T_CHECK(count_files(&dr.d, "events_ignored") <= 3 * RUN_MS / 1000 + 5,
 		"%" PRIu64 " ignored events: local writes are not silenced",
-		dr.d.c.events_ignored);
-	T_CHECK(dr.d.c.files_tracked <= 1, "tracked %" PRIu64 " files",
-		dr.d.c.files_tracked);
-	T_CHECK(dr.d.c.kicks > 0, "no kicks");
-	T_CHECK(dr.d.c.errors == 0, "%" PRIu64 " errors", dr.d.c.errors);
+		count_files(&dr.d, "events_ignored"));
+	T_CHECK(count_files(&dr.d, "files_tracked") <= 1, "tracked %" PRIu64 " files",
+		count_files(&dr.d, "files_tracked"));
+	T_CHECK(count_files(&dr.d, "kicks") > 0, "no kicks");
+	T_CHECK(count_files(&dr.d, "errors") == 0, "%" PRIu64 " errors",
+		count_files(&dr.d, "errors"));
 	nfswb_mech_files.detach(&dr.d);
 	unlink(nfs);
 	unlink(tmp);
@@ -286,12 +294,12 @@ static void test_bound_and_delete(void)
 	go_start();
 	while (waitpid(a, &st, WNOHANG) == 0) {
 		step(&dr, &o);
-		if (dr.d.c.files_tracked > most)
-			most = dr.d.c.files_tracked;
+		if (count_files(&dr.d, "files_tracked") > most)
+			most = count_files(&dr.d, "files_tracked");
 	}
 	T_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer failed");
 	T_CHECK(most <= 4, "tracked %" PRIu64 " files with max_files=4", most);
-	T_CHECK(dr.d.c.files_evicted > 0, "nothing evicted");
+	T_CHECK(count_files(&dr.d, "files_evicted") > 0, "nothing evicted");
 	/*
 	 * Deleted files drop out at their next link count check: with at
 	 * most 4 tracked, each is refreshed every step, so within
@@ -299,10 +307,11 @@ static void test_bound_and_delete(void)
 	 * linked (that look may have raced with the unlink: one more).
 	 */
 	for (i = 0; i < NFSWB_FILES_NLINK_EVERY + 1 &&
-		    dr.d.c.files_tracked; i++)
+		    count_files(&dr.d, "files_tracked"); i++)
 		step(&dr, &o);
-	T_CHECK(dr.d.c.files_tracked == 0,
-		"%" PRIu64 " deleted files still tracked", dr.d.c.files_tracked);
+	T_CHECK(count_files(&dr.d, "files_tracked") == 0,
+		"%" PRIu64 " deleted files still tracked",
+		count_files(&dr.d, "files_tracked"));
 	nfswb_mech_files.detach(&dr.d);
 }
 
@@ -331,7 +340,7 @@ static void test_rewrite_below(void)
 	while (waitpid(a, &st, WNOHANG) == 0)
 		step(&dr, &o);
 	T_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer failed");
-	T_CHECK(dr.d.c.kicks > 0, "no kicks while appending");
+	T_CHECK(count_files(&dr.d, "kicks") > 0, "no kicks while appending");
 	fd = open(path, O_RDWR);
 	T_CHECK(fd >= 0 && fdatasync(fd) == 0, "fdatasync %s", path);
 	/* Clean now; the growth estimate fades within a few looks. */
