@@ -118,6 +118,18 @@ bool nfswbd_dev_has(const struct nfswbd_dev *d, const struct nfswb_mech *m)
 	return false;
 }
 
+/** nfswbd_dev_counter - counter @name summed over @d's attached mechanisms. */
+uint64_t nfswbd_dev_counter(const struct nfswbd_dev *d, const char *name)
+{
+	uint64_t sum = 0;
+
+	for (unsigned int i = 0; i < d->nmechs; i++)
+		if (d->mechs[i].attached)
+			sum += nfswb_mech_counter(d->mechs[i].mech,
+						  &d->mechs[i].md, name);
+	return sum;
+}
+
 /**
  * nfswbd_dev_mechs - the mechanisms selected for @d as "files+limit",
  * or "off" without any.

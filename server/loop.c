@@ -43,18 +43,6 @@ uint64_t nfswbd_now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Counter @name summed over the device's attached mechanisms. */
-static uint64_t dev_counter(const struct nfswbd_dev *d, const char *name)
-{
-	uint64_t sum = 0;
-
-	for (unsigned int i = 0; i < d->nmechs; i++)
-		if (d->mechs[i].attached)
-			sum += nfswb_mech_counter(d->mechs[i].mech,
-						  &d->mechs[i].md, name);
-	return sum;
-}
-
 /* One line: what the device looks like and what a dry run would do. */
 static void format_decision(const struct nfswbd_dev *d, char *buf,
 			    size_t len)
@@ -133,12 +121,12 @@ static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 	in.now_ms = now_ms;
 	in.interval_ms = t->interval_ms;
 	in.nfs_dirty_bytes = d->dirty_bytes;
-	in.inflight_bytes = dev_counter(d, "inflight_bytes");
+	in.inflight_bytes = nfswbd_dev_counter(d, "inflight_bytes");
 	in.bandwidth = nfswb_estimator_bandwidth(&d->est);
 	in.background_time_ms = d->opts.background_time_ms;
 	in.commit_target_ms = d->opts.commit_target_ms;
 	/* A dry run pretends the caps it would have set are in force. */
-	in.cap_in_force = s->dry_run ? d->dry_cap : dev_counter(d, "cap_bytes");
+	in.cap_in_force = s->dry_run ? d->dry_cap : nfswbd_dev_counter(d, "cap_bytes");
 	nfswb_policy_decide(&in, &d->decision);
 	d->decided = true;
 	if (d->decision.cap_change)

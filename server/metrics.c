@@ -121,8 +121,6 @@ static const struct family dev_families[V_COUNT] = {
 
 static uint64_t dev_value(const struct nfswbd_dev *d, enum dev_value v)
 {
-	const struct nfswb_mech_counters *c = &d->counters;
-
 	switch (v) {
 	case V_INFO:
 		return 1;
@@ -137,15 +135,15 @@ static uint64_t dev_value(const struct nfswbd_dev *d, enum dev_value v)
 	case V_DIRTY:
 		return d->dirty_bytes;
 	case V_INFLIGHT:
-		return c->inflight_bytes;
+		return nfswbd_dev_counter(d, "inflight_bytes");
 	case V_CAP:
-		return c->cap_bytes;
+		return nfswbd_dev_counter(d, "cap_bytes");
 	case V_KICKS:
-		return c->kicks;
+		return nfswbd_dev_counter(d, "kicks");
 	case V_KICKED:
-		return c->bytes_kicked;
+		return nfswbd_dev_counter(d, "bytes_kicked");
 	case V_ERRORS:
-		return c->errors;
+		return nfswbd_dev_counter(d, "errors");
 	case V_COUNT:
 		break;
 	}

@@ -154,6 +154,7 @@ void nfswbd_table_log_modes(const struct nfswbd_table *t);
 const char *nfswbd_dev_mechs(const struct nfswbd_dev *d, char *buf,
 			     size_t len);
 bool nfswbd_dev_has(const struct nfswbd_dev *d, const struct nfswb_mech *m);
+uint64_t nfswbd_dev_counter(const struct nfswbd_dev *d, const char *name);
 bool nfswbd_etab_warn(const char *sysroot, const struct nfswb_config *cfg,
 		      void (*warn)(const struct nfswb_export *e,
 				   const char *msg, void *arg),

@@ -31,7 +31,6 @@ static void write_counters(struct nfswb_json *j, const struct nfswbd_dev *d)
 	for (const struct nfswb_mech *const *m = nfswb_mechs; *m; m++) {
 		for (const char *const *n = (*m)->counter_names; n && *n; n++) {
 			bool seen = false;
-			uint64_t sum = 0;
 
 			for (const struct nfswb_mech *const *e = nfswb_mechs;
 			     e < m && !seen; e++)
@@ -40,12 +39,7 @@ static void write_counters(struct nfswb_json *j, const struct nfswbd_dev *d)
 					seen = !strcmp(*k, *n);
 			if (seen)
 				continue;
-			for (unsigned int i = 0; i < d->nmechs; i++)
-				if (d->mechs[i].attached)
-					sum += nfswb_mech_counter(d->mechs[i].mech,
-								  &d->mechs[i].md,
-								  *n);
-			nfswb_json_u64(j, *n, sum);
+			nfswb_json_u64(j, *n, nfswbd_dev_counter(d, *n));
 		}
 	}
 	nfswb_json_obj_end(j);
