@@ -34,6 +34,9 @@ struct nfswb_trace_pending {
 	int pid;
 	double ts;
 	uint64_t len;
+	bool has_file;			/* kprobe: dev/ino */
+	uint32_t dev_major, dev_minor;
+	uint64_t ino;
 };
 
 static int parse_u64(const char *s, int base, uint64_t *v)
@@ -137,6 +140,71 @@ static int parse_sample(char *p, struct nfswb_trace_event *ev,
 bad_number:
 	*why = "nfswb-sample with a value that is not a decimal byte count";
 	return -1;
+}
+
+/* "# nfswb-export dev=MAJ:MIN path=PATH": the path is the rest. */
+static int parse_export(char *p, struct nfswb_trace_event *ev,
+			const char **why)
+{
+	unsigned int major, minor;
+	char buf[32], *path;
+	int end = 0;
+
+	ev->kind = NFSWB_TEV_EXPORT;
+	path = strstr(p, " path=");
+	if (!get_field(p, "dev", buf, sizeof(buf)) ||
+	    sscanf(buf, "%u:%u%n", &major, &minor, &end) != 2 || buf[end] ||
+	    major >= (1u << 12) || minor >= (1u << 20)) {
+		*why = "nfswb-export without a valid dev=MAJ:MIN";
+		return -1;
+	}
+	if (!path || !path[6] || strlen(path + 6) >= sizeof(ev->path)) {
+		*why = "nfswb-export without path= (or a path too long)";
+		return -1;
+	}
+	ev->dev_major = major;
+	ev->dev_minor = minor;
+	strcpy(ev->path, path + 6);
+	return 1;
+}
+
+/*
+ * The kprobe pair on nfsd_commit: "(nfsd_commit+0x0/0x1f0) xid_be=0x..
+ * dev=N ino=N" and "(nfsd3_proc_commit+0x.. <- nfsd_commit) ret=0x0".
+ * The fields are there when the kernel could resolve them (BTF).
+ */
+static int parse_kcommit(const char *fields, bool entry,
+			 struct nfswb_trace_event *ev, const char **why)
+{
+	uint64_t v, dev, ino;
+	char buf[32];
+
+	ev->kind = entry ? NFSWB_TEV_KCOMMIT_ENTRY : NFSWB_TEV_KCOMMIT_EXIT;
+	if (!entry)
+		return 1;
+	if (get_field(fields, "xid_be", buf, sizeof(buf))) {
+		if (strncmp(buf, "0x", 2) || parse_u64(buf + 2, 16, &v) ||
+		    v > UINT32_MAX) {
+			*why = "nfswb_commit_entry with a bad xid_be=";
+			return -1;
+		}
+		/* rq_xid is big-endian; the probe read it as a host u32. */
+		ev->xid = __builtin_bswap32((uint32_t)v);
+		ev->has_xid = true;
+	}
+	if (!field_u64(fields, "dev", 10, &dev) &&
+	    !field_u64(fields, "ino", 10, &ino)) {
+		if (dev > UINT32_MAX) {
+			*why = "nfswb_commit_entry with a bad dev=";
+			return -1;
+		}
+		/* The kernel's dev_t: MINORBITS is 20. */
+		ev->dev_major = (uint32_t)(dev >> 20);
+		ev->dev_minor = (uint32_t)(dev & 0xfffff);
+		ev->ino = ino;
+		ev->has_file = true;
+	}
+	return 1;
 }
 
 /* "CPU:3 [LOST 120 EVENTS]" */
@@ -352,6 +420,10 @@ static int parse_event(char *p, struct nfswb_trace_event *ev,
 		return parse_raw_syscall(fields, true, ev, why);
 	if (IS("sys_exit"))
 		return parse_raw_syscall(fields, false, ev, why);
+	if (IS("nfswb_commit_entry"))
+		return parse_kcommit(fields, true, ev, why);
+	if (IS("nfswb_commit_exit"))
+		return parse_kcommit(fields, false, ev, why);
 	if (IS("wb_bg_time_kick")) {
 		get_field(fields, "bdi", ev->bdi, sizeof(ev->bdi));
 		ev->kind = NFSWB_TEV_BG_KICK;
@@ -411,6 +483,8 @@ int nfswb_trace_parse_line(const char *line, size_t len,
 		if (!strncmp(p, "nfswb-sample", 12) &&
 		    (p[12] == ' ' || !p[12]))
 			return parse_sample(p + 12, ev, why);
+		if (!strncmp(p, "nfswb-export ", 13))
+			return parse_export(p + 12, ev, why);
 		return 0;
 	}
 	if (!strncmp(p, "CPU:", 4) && strstr(p, "[LOST"))
@@ -491,6 +565,10 @@ static int pending_add(struct nfswb_trace *t, const struct nfswb_trace_event *ev
 	pe->pid = ev->pid;
 	pe->ts = ev->ts;
 	pe->len = ev->len;
+	pe->has_file = ev->has_file;
+	pe->dev_major = ev->dev_major;
+	pe->dev_minor = ev->dev_minor;
+	pe->ino = ev->ino;
 	return 0;
 }
 
@@ -499,7 +577,9 @@ static int pending_take(struct nfswb_trace *t, enum nfswb_trace_kind start,
 			const struct nfswb_trace_event *ev,
 			struct nfswb_trace_pending *out)
 {
-	bool by_pid = start == NFSWB_TEV_FSYNC_ENTER;
+	/* A syscall or a function returns on the thread that entered it. */
+	bool by_pid = start == NFSWB_TEV_FSYNC_ENTER ||
+		      start == NFSWB_TEV_KCOMMIT_ENTRY;
 
 	/* Newest first: a thread's latest start is the one finishing. */
 	for (size_t i = t->npending; i-- > 0;) {
@@ -538,10 +618,19 @@ static int add_pair(struct nfswb_trace *t, struct nfswb_trace_ops *ops,
 	op.ts = ev->ts;
 	op.us = (uint64_t)llround(d * 1e6);
 	op.bytes = pe.len;
-	op.xid = ev->xid;
-	op.fh_hash = ev->fh_hash;
-	op.has_fh = start != NFSWB_TEV_FSYNC_ENTER;
 	op.client = -1;
+	if (start == NFSWB_TEV_KCOMMIT_ENTRY) {
+		/* The exit knows nothing; what the entry read is the op's. */
+		op.xid = pe.xid;
+		op.has_file = pe.has_file;
+		op.dev_major = pe.dev_major;
+		op.dev_minor = pe.dev_minor;
+		op.ino = pe.ino;
+	} else {
+		op.xid = ev->xid;
+		op.fh_hash = ev->fh_hash;
+		op.has_fh = start != NFSWB_TEV_FSYNC_ENTER;
+	}
 	return ops_add(ops, &op);
 }
 
@@ -576,7 +665,8 @@ int nfswb_trace_feed(struct nfswb_trace *t, const char *file,
 	if (r == 0)
 		return 0;
 
-	if (ev.kind != NFSWB_TEV_SAMPLE && ev.kind != NFSWB_TEV_LOST) {
+	if (ev.kind != NFSWB_TEV_SAMPLE && ev.kind != NFSWB_TEV_LOST &&
+	    ev.kind != NFSWB_TEV_EXPORT) {
 		t->events++;
 		if (!t->any_ts || ev.ts < t->first_ts)
 			t->first_ts = ev.ts;
@@ -609,6 +699,29 @@ int nfswb_trace_feed(struct nfswb_trace *t, const char *file,
 				&ev);
 	case NFSWB_TEV_FSYNC_EXIT:
 		return add_pair(t, &t->fsync, NFSWB_TEV_FSYNC_ENTER, &ev);
+	case NFSWB_TEV_KCOMMIT_ENTRY:
+		return pending_add(t, &ev);
+	case NFSWB_TEV_KCOMMIT_EXIT:
+		return add_pair(t, &t->kprobe_commit, NFSWB_TEV_KCOMMIT_ENTRY,
+				&ev);
+	case NFSWB_TEV_EXPORT: {
+		struct nfswb_trace_export *x;
+
+		if (t->nexports >= 4096 ||
+		    nfswb_trace_export_of(t, ev.dev_major, ev.dev_minor))
+			return 0;	/* the first line of a device wins */
+		if (grow(&t->exports, &t->exports_cap, t->nexports,
+			 sizeof(*t->exports)))
+			return -ENOMEM;
+		x = &t->exports[t->nexports];
+		x->dev_major = ev.dev_major;
+		x->dev_minor = ev.dev_minor;
+		x->path = strdup(ev.path);
+		if (!x->path)
+			return -ENOMEM;
+		t->nexports++;
+		return 0;
+	}
 	case NFSWB_TEV_BG_KICK:
 		if (grow(&t->kicks, &t->kicks_cap, t->nkicks,
 			 sizeof(*t->kicks)))
@@ -754,6 +867,7 @@ void nfswb_trace_finish(struct nfswb_trace *t)
 	map = xid_map(&t->rpc_commit, &t->rpc_write, &n);
 	resolve(&t->nfsd_commit, map, n, false);
 	resolve(&t->nfsd_write, map, n, false);
+	resolve(&t->kprobe_commit, map, n, false);
 	free(map);
 	map = xid_map(&t->nfsd_commit, &t->nfsd_write, &n);
 	resolve(&t->rpc_commit, map, n, true);
@@ -764,14 +878,23 @@ void nfswb_trace_finish(struct nfswb_trace *t)
 const struct nfswb_trace_ops *nfswb_trace_commits(const struct nfswb_trace *t,
 					       enum nfswb_commit_source *src)
 {
-	if (t->rpc_commit.count) {
-		*src = NFSWB_SRC_RPC;
-		return &t->rpc_commit;
-	}
-	if (t->nfsd_commit.count) {
+	const struct nfswb_trace_ops *best = &t->rpc_commit;
+
+	/*
+	 * svc_stats_latency names NFSv3's COMMIT only (NFSv4's travels in a
+	 * COMPOUND); nfsd_commit, traced or probed, sees every version.
+	 */
+	*src = NFSWB_SRC_RPC;
+	if (t->nfsd_commit.count > best->count) {
+		best = &t->nfsd_commit;
 		*src = NFSWB_SRC_NFSD;
-		return &t->nfsd_commit;
 	}
+	if (t->kprobe_commit.count > best->count) {
+		best = &t->kprobe_commit;
+		*src = NFSWB_SRC_KPROBE;
+	}
+	if (best->count)
+		return best;
 	*src = t->fsync.count ? NFSWB_SRC_FSYNC : NFSWB_SRC_NONE;
 	return &t->fsync;
 }
@@ -792,10 +915,23 @@ const char *nfswb_commit_source_name(enum nfswb_commit_source src)
 		return "nfsd_commit";
 	case NFSWB_SRC_FSYNC:
 		return "fsync";
+	case NFSWB_SRC_KPROBE:
+		return "kprobe:nfsd_commit";
 	case NFSWB_SRC_NONE:
 		break;
 	}
 	return "none";
+}
+
+const struct nfswb_trace_export *
+nfswb_trace_export_of(const struct nfswb_trace *t, uint32_t major,
+		      uint32_t minor)
+{
+	for (size_t i = 0; i < t->nexports; i++)
+		if (t->exports[i].dev_major == major &&
+		    t->exports[i].dev_minor == minor)
+			return &t->exports[i];
+	return NULL;
 }
 
 void nfswb_trace_print_bad(const struct nfswb_trace *t, FILE *out)
@@ -821,6 +957,10 @@ void nfswb_trace_free(struct nfswb_trace *t)
 	free(t->nfsd_commit.v);
 	free(t->nfsd_write.v);
 	free(t->fsync.v);
+	free(t->kprobe_commit.v);
+	for (size_t i = 0; i < t->nexports; i++)
+		free(t->exports[i].path);
+	free(t->exports);
 	free(t->samples);
 	free(t->kicks);
 	for (size_t i = 0; i < t->nclients; i++)

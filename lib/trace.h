@@ -10,12 +10,18 @@
  *   writeback:wb_bg_time_kick  (patched kernel; any key=value fields)
  *   syscalls:sys_enter_fsync/fdatasync, sys_exit_* and raw_syscalls
  *	sys_enter/sys_exit NR 74/75 (x86-64): a userspace server's COMMIT
+ *   nfswb_commit_entry/_exit: the kprobe/kretprobe pair nfswb-report
+ *	record puts on nfsd_commit where the tracepoints are missing,
+ *	"(nfsd_commit+0x0/0x..) [xid_be=0x..] [dev=N] [ino=N]" (dev is the
+ *	kernel's s_dev, MAJOR << 20 | MINOR; xid_be the xid's bytes as a
+ *	little-endian u32); every NFS version's COMMIT goes through it
  *
  * and nfswb's own comment lines, which carry samples taken beside the
  * trace (documented in nfswb-report(1)):
  *
  *   # nfswb-sample t=SECONDS [bdi=MAJ:MIN] [dirty=BYTES]
  *	[writeback=BYTES] [bandwidth=BYTES_PER_S] [key=value ...]
+ *   # nfswb-export dev=MAJ:MIN path=PATH (the rest of the line)
  *
  * t is in the trace's own clock (nfswb-report record sets "mono", so
  * CLOCK_MONOTONIC).  Malformed lines are counted with their line numbers;
@@ -43,6 +49,9 @@ enum nfswb_trace_kind {
 	NFSWB_TEV_BG_KICK,	/* writeback:wb_bg_time_kick */
 	NFSWB_TEV_SAMPLE,	/* "# nfswb-sample" */
 	NFSWB_TEV_LOST,		/* "CPU:N [LOST M EVENTS]" */
+	NFSWB_TEV_KCOMMIT_ENTRY,	/* kprobe on nfsd_commit */
+	NFSWB_TEV_KCOMMIT_EXIT,		/* its kretprobe */
+	NFSWB_TEV_EXPORT,	/* "# nfswb-export" */
 };
 
 #define NFSWB_TRACE_ADDR_LEN	64
@@ -67,6 +76,11 @@ struct nfswb_trace_event {
 	uint64_t dirty, writeback, bandwidth;
 	/* lost events */
 	uint64_t lost;
+	/* kprobe: the file; export line: dev and path */
+	bool has_xid, has_file;
+	uint32_t dev_major, dev_minor;
+	uint64_t ino;
+	char path[256];
 };
 
 /**
@@ -89,6 +103,7 @@ enum nfswb_commit_source {
 	NFSWB_SRC_RPC,		/* svc_stats_latency proc=COMMIT */
 	NFSWB_SRC_NFSD,		/* nfsd_commit_start -> _done */
 	NFSWB_SRC_FSYNC,	/* fsync/fdatasync of a userspace server */
+	NFSWB_SRC_KPROBE,	/* kprobe/kretprobe on nfsd_commit */
 };
 
 /* One timed operation. */
@@ -99,6 +114,9 @@ struct nfswb_trace_op {
 	uint32_t xid;
 	uint32_t fh_hash;
 	bool has_fh;		/* fh_hash known (nfsd events) */
+	bool has_file;		/* dev/ino known (kprobe) */
+	uint32_t dev_major, dev_minor;
+	uint64_t ino;
 	int client;		/* index in clients[], -1 if unknown */
 };
 
@@ -123,11 +141,20 @@ struct nfswb_trace_bad {
 
 #define NFSWB_TRACE_KEEP_BAD	50
 
+/* An export's device, from a "# nfswb-export" line. */
+struct nfswb_trace_export {
+	uint32_t dev_major, dev_minor;
+	char *path;
+};
+
 /* Everything read from one or more files. */
 struct nfswb_trace {
 	struct nfswb_trace_ops rpc_commit, rpc_write;	/* svc_stats_latency */
 	struct nfswb_trace_ops nfsd_commit, nfsd_write;	/* start -> done */
 	struct nfswb_trace_ops fsync;			/* enter -> exit */
+	struct nfswb_trace_ops kprobe_commit;		/* entry -> exit */
+	struct nfswb_trace_export *exports;
+	size_t nexports, exports_cap;
 	struct nfswb_trace_sample *samples;
 	size_t nsamples, samples_cap;
 	double *kicks;					/* wb_bg_time_kick */
@@ -201,8 +228,11 @@ void nfswb_trace_finish(struct nfswb_trace *t);
  * @t: finished trace
  * @src: out: which source they came from
  *
- * Return: svc_stats_latency COMMITs if any, else nfsd_commit pairs, else
- * fsync pairs (never a mix: they time the same COMMITs differently).
+ * Return: of svc_stats_latency COMMITs (NFSv3 only), nfsd_commit
+ * tracepoint pairs and nfsd_commit kprobe pairs (every version), the one
+ * that saw the most COMMITs, svc_stats_latency on a tie (it includes the
+ * RPC's own time); else fsync pairs.  Never a mix: they time the same
+ * COMMITs differently.
  */
 const struct nfswb_trace_ops *nfswb_trace_commits(const struct nfswb_trace *t,
 					       enum nfswb_commit_source *src);
@@ -221,6 +251,18 @@ const struct nfswb_trace_ops *nfswb_trace_writes(const struct nfswb_trace *t,
  * @src: source
  */
 const char *nfswb_commit_source_name(enum nfswb_commit_source src);
+
+/**
+ * nfswb_trace_export_of() - the export a device belongs to
+ * @t: trace
+ * @major: device major
+ * @minor: device minor
+ *
+ * Return: the first "# nfswb-export" of that device, or NULL.
+ */
+const struct nfswb_trace_export *
+nfswb_trace_export_of(const struct nfswb_trace *t, uint32_t major,
+		      uint32_t minor);
 
 /**
  * nfswb_trace_print_bad() - "FILE:LINE: reason" for the kept bad lines and

@@ -96,6 +96,22 @@ if [ -d "$tracing/events/syscalls/sys_enter_fsync" ]; then
 		grep -q "^# events:.* syscalls:sys_enter_fsync syscalls:sys_exit_fsync" "$work/rec.p"
 fi
 
+# 4b. The header says what times COMMIT; a kernel with neither the
+# nfsd_commit tracepoints nor kprobe events says which feature is missing.
+check "header names the COMMIT source" grep -q "^# commit source: " "$work/rec"
+if [ ! -e "$tracing/kprobe_events" ] && [ ! -d "$tracing/events/nfsd" ]; then
+	check "no kprobe events: the header says CONFIG_KPROBE_EVENTS" \
+		grep -q "^# commit source: none: .*CONFIG_KPROBE_EVENTS" "$work/rec"
+	"$report" record -d 100 -o "$work/nokprobe" 2>"$work/err"
+	check "no event at all: record fails" test $? = 1
+	check "... naming the missing kprobe events" \
+		grep -q "CONFIG_KPROBE_EVENTS" "$work/err"
+fi
+if [ -e "$tracing/kprobe_events" ]; then
+	check "no nfswb kprobe left behind" \
+		sh -c "! grep -q nfswb_ '$tracing/kprobe_events'"
+fi
+
 # 5. Errors name the problem.
 "$report" record -d 100 -e nosuch:event -o "$work/failed" 2>"$work/err"
 check "unknown event is an error" grep -q "nosuch:event: no such event" "$work/err"

@@ -225,6 +225,55 @@ def ganesha_trace(rng, n):
     return t, lat
 
 
+def kprobe_trace(rng, n):
+    """The kprobe pair record puts on nfsd_commit on a kernel without the
+    nfsd_commit tracepoints: NFSv4 COMMITs inside COMPOUNDs and NFSv3
+    ones (the only ones svc_stats_latency names), several nfsd threads at
+    once, files on two exported devices and one that is not exported."""
+    t = Trace(rng)
+    t.lines += ["# nfswb-export dev=254:16 path=/srv/v4 export",
+                "# nfswb-export dev=8:1 path=/srv/v3",
+                "# nfswb-export dev=8:1 path=/srv/v3-second"]
+    devs = {"/srv/v4 export": (254, 16), "/srv/v3": (8, 1),
+            "dev 9:3": (9, 3)}
+    per_export = {name: [] for name in devs}
+    lat, v3 = [], []
+    open_calls = {}
+    pids = [71, 72, 73, 74]
+    done = 0
+    while done < n:
+        pid = rng.choice(pids)
+        if pid in open_calls:
+            start, name, xid, is_v3 = open_calls.pop(pid)
+            now = t.tick(rng.randint(1, 50000))
+            back = "nfsd3_proc_commit+0x4e/0x90" if is_v3 else \
+                "nfsd4_commit+0x6a/0xa0"
+            t.event("nfsd", pid, "nfswb_commit_exit",
+                    f"({back} <- nfsd_commit) ret=0x0", now)
+            us = int((Decimal(now) - Decimal(start)) * 1000000)
+            lat.append(us)
+            per_export[name].append(us)
+            proc = "COMMIT" if is_v3 else "COMPOUND"
+            t.event("nfsd", pid, "svc_stats_latency",
+                    "xid=0x%08x server=10.0.0.1:2049 client=10.0.0.%d:800"
+                    " proc=%s execute-us=%d" % (xid, pid, proc, us + 7),
+                    t.tick(3))
+            if is_v3:
+                v3.append(us + 7)
+            done += 1
+        else:
+            now = t.tick(rng.randint(1, 2000))
+            name = rng.choice(list(devs))
+            major, minor = devs[name]
+            t.xid += 1
+            xid_be = int.from_bytes(t.xid.to_bytes(4, "big"), "little")
+            t.event("nfsd", pid, "nfswb_commit_entry",
+                    "(nfsd_commit+0x0/0x1f0) xid_be=0x%x dev=%d ino=%d" %
+                    (xid_be, major << 20 | minor, rng.randint(12, 99)), now)
+            open_calls[pid] = (now, name, t.xid, rng.random() < 0.3)
+    return t, lat, per_export, v3
+
+
 def device_trace(rng):
     """A writer behind a slow wire, COMMIT every 2 s, dirty samples."""
     t = Trace(rng)
@@ -357,8 +406,44 @@ def main():
     # 7. Errors: a missing file, an impossible grouping.
     rc, out, err = run(report, "summary", f"{work}/does-not-exist")
     check(rc == 1 and "does-not-exist" in err, f"missing file: {rc} {err}")
-    rc, out, err = run(report, "summary", "--by", "export", path)
-    check(rc == 2 and "fh_hash" in err, f"--by export: {rc} {err}")
+    rc, out, err = run(report, "summary", "--by", "nosuch", path)
+    check(rc == 2 and "export" in err, f"--by nosuch: {rc} {err}")
+
+    # 7b. The kprobe on nfsd_commit: every version's COMMIT, per export.
+    t, lat, per_export, v3 = kprobe_trace(rng, 400)
+    kpath = f"{work}/kprobe.trace"
+    t.write(kpath)
+    rc, out, err = run(report, "summary", "--json", "--by", "export", kpath)
+    check(rc == 0, f"kprobe summary exit {rc}: {err}")
+    got = json.loads(out)
+    check(got["commit_source"] == "kprobe:nfsd_commit",
+          f"kprobe source: {got['commit_source']}")
+    compare_lat("kprobe commit", got["commit_latency_us"], expected(lat))
+    check(got["by"] == "export", "by export")
+    groups = {g["name"]: g for g in got["groups"]}
+    check(set(groups) == set(per_export), f"exports {sorted(groups)}")
+    for name, e in per_export.items():
+        if name in groups:
+            compare_lat(f"commit[{name}]", groups[name]["commit_latency_us"],
+                        expected(e))
+    # Only the NFSv3 COMMITs: svc_stats_latency, which saw fewer, yields.
+    check(len(v3) < len(lat), "the fixture has NFSv4 COMMITs")
+    v3_only = [line for line in t.lines if "nfswb_commit" not in line]
+    with open(f"{work}/v3only.trace", "w") as f:
+        f.write("\n".join(v3_only) + "\n")
+    got = json.loads(run(report, "summary", "--json",
+                         f"{work}/v3only.trace")[1])
+    check(got["commit_source"] == "svc_stats_latency",
+          f"without the kprobe: {got['commit_source']}")
+    compare_lat("v3 commit", got["commit_latency_us"], expected(v3))
+    # The client comes from the RPC with the same xid (NFSv3 here).
+    rc, out, err = run(report, "summary", "--json", "--by", "client", kpath)
+    got = json.loads(out)
+    named = sum(g["commit_latency_us"]["count"] for g in got["groups"]
+                if g["name"] != "unknown")
+    check(named >= len(v3), f"clients named for {named} of {len(v3)} v3")
+    rc, out, err = run(report, "summary", kpath)
+    check("kprobe:nfsd_commit" in out, "text names the kprobe source")
 
     # 8. An empty trace: zero counts, null figures, no crash.
     open(f"{work}/empty.trace", "w").close()

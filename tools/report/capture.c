@@ -25,6 +25,8 @@
 #include "capture.h"
 
 #define INSTANCE_PREFIX	"nfswb-report-"
+/* Kprobe systems are "nfswb_PID": a dash is not allowed there. */
+#define PROBE_PREFIX	"nfswb_"
 
 volatile sig_atomic_t capture_stop;
 
@@ -46,6 +48,20 @@ void capture_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+/* A dead owner's pid from NAME = PREFIX + digits, else 0. */
+static long dead_owner(const char *name, const char *prefix)
+{
+	char *end;
+	long pid;
+
+	if (strncmp(name, prefix, strlen(prefix)))
+		return 0;
+	pid = strtol(name + strlen(prefix), &end, 10);
+	if (*end || pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		return 0;
+	return pid;
+}
+
 /*
  * Instances left by a run that was killed with SIGKILL: their pid is gone.
  * Removing them keeps trace buffers from pinning memory forever.
@@ -63,15 +79,8 @@ static void remove_stale(const char *tracing_dir)
 		return;
 	while ((de = readdir(d))) {
 		struct tracefs_instance *inst;
-		char *end;
-		long pid;
 
-		if (strncmp(de->d_name, INSTANCE_PREFIX,
-			    strlen(INSTANCE_PREFIX)))
-			continue;
-		pid = strtol(de->d_name + strlen(INSTANCE_PREFIX), &end, 10);
-		if (*end || pid <= 0 || kill((pid_t)pid, 0) == 0 ||
-		    errno != ESRCH)
+		if (!dead_owner(de->d_name, INSTANCE_PREFIX))
 			continue;
 		inst = tracefs_instance_alloc(NULL, de->d_name);
 		if (inst) {
@@ -80,6 +89,24 @@ static void remove_stale(const char *tracing_dir)
 		}
 	}
 	closedir(d);
+}
+
+/* Kprobes left by a run killed with SIGKILL; as remove_stale(). */
+static void remove_stale_probes(void)
+{
+	struct tracefs_dynevent **all;
+
+	all = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_KPROBE |
+				       TRACEFS_DYNEVENT_KRETPROBE, NULL);
+	for (size_t i = 0; all && all[i]; i++) {
+		char *system = NULL;
+
+		tracefs_dynevent_info(all[i], &system, NULL, NULL, NULL, NULL);
+		if (system && dead_owner(system, PROBE_PREFIX))
+			tracefs_dynevent_destroy(all[i], true);
+		free(system);
+	}
+	tracefs_dynevent_list_free(all);
 }
 
 /* Enable one event if this kernel has it; record what was enabled. */
@@ -178,6 +205,70 @@ static int follow_process(struct capture *c, int pid)
 	return 0;
 }
 
+/*
+ * The kprobe/kretprobe pair on nfsd_commit, which every NFS version's
+ * COMMIT calls, for kernels without the nfsd_commit tracepoints.  With
+ * BTF the entry reads the xid and the file's device and inode (per
+ * export); without, the pair still times every COMMIT.  Made with
+ * libtracefs' dynamic-event API, destroyed again in capture_close().
+ * Return: true if the pair is enabled; else @c->commit_source says why.
+ */
+static bool probe_commit(struct capture *c)
+{
+	static const char *const entry_formats[] = {
+		"xid_be=rqstp->rq_xid:x32 "
+		"dev=nf->nf_file->f_inode->i_sb->s_dev:u32 "
+		"ino=nf->nf_file->f_inode->i_ino:u64",
+		NULL,
+	};
+	bool with_file = false;
+
+	if (!tracefs_file_exists(NULL, "kprobe_events")) {
+		snprintf(c->commit_source, sizeof(c->commit_source),
+			 "none: no nfsd_commit tracepoints and no kprobe "
+			 "events (CONFIG_KPROBE_EVENTS)");
+		return false;
+	}
+	snprintf(c->probe_system, sizeof(c->probe_system), PROBE_PREFIX "%d",
+		 (int)getpid());
+	for (size_t i = 0; i < 2 && !c->probes[0]; i++) {
+		struct tracefs_dynevent *ev;
+
+		ev = tracefs_kprobe_alloc(c->probe_system,
+					  "nfswb_commit_entry", "nfsd_commit",
+					  entry_formats[i]);
+		if (ev && tracefs_dynevent_create(ev) == 0) {
+			c->probes[0] = ev;
+			with_file = i == 0;
+		} else {
+			tracefs_dynevent_free(ev);
+		}
+	}
+	if (c->probes[0]) {
+		c->probes[1] = tracefs_kretprobe_alloc(c->probe_system,
+						       "nfswb_commit_exit",
+						       "nfsd_commit",
+						       "ret=$retval", 0);
+		if (c->probes[1] && tracefs_dynevent_create(c->probes[1])) {
+			tracefs_dynevent_free(c->probes[1]);
+			c->probes[1] = NULL;
+		}
+	}
+	if (!c->probes[1] ||
+	    !enable(c, c->probe_system, "nfswb_commit_entry") ||
+	    !enable(c, c->probe_system, "nfswb_commit_exit")) {
+		snprintf(c->commit_source, sizeof(c->commit_source),
+			 "none: no nfsd_commit tracepoints, and no kprobe "
+			 "on nfsd_commit (no nfsd module loaded?)");
+		return false;
+	}
+	snprintf(c->commit_source, sizeof(c->commit_source),
+		 "kprobe:nfsd_commit (every NFS version%s)", with_file ?
+		 "; the file's device and inode" :
+		 "; no BTF, so no xid or file");
+	return true;
+}
+
 static int enable_fsync(struct capture *c, int pid)
 {
 	static const char *const names[] = {
@@ -223,6 +314,7 @@ int capture_open(struct capture *c, int server_pid, char *const *extra,
 		return -1;
 	}
 	remove_stale(dir);
+	remove_stale_probes();
 	snprintf(c->name, sizeof(c->name), INSTANCE_PREFIX "%d", (int)getpid());
 	c->inst = tracefs_instance_create(c->name);
 	if (!c->inst) {
@@ -238,8 +330,24 @@ int capture_open(struct capture *c, int server_pid, char *const *extra,
 	for (size_t i = 0; i < sizeof(nfs_events) / sizeof(nfs_events[0]);
 	     i++)
 		enable(c, nfs_events[i][0], nfs_events[i][1]);
-	if (server_pid > 0 && enable_fsync(c, server_pid))
-		goto fail;
+	/*
+	 * What times COMMIT: the nfsd_commit tracepoints, else a kprobe on
+	 * nfsd_commit (svc_stats_latency names NFSv3's COMMIT only), or a
+	 * userspace server's fsync calls.
+	 */
+	if (server_pid > 0) {
+		if (enable_fsync(c, server_pid))
+			goto fail;
+		snprintf(c->commit_source, sizeof(c->commit_source),
+			 "fsync/fdatasync of process %d and its threads",
+			 server_pid);
+	} else if (tracefs_event_file_exists(c->inst, "nfsd",
+					     "nfsd_commit_start", "enable")) {
+		snprintf(c->commit_source, sizeof(c->commit_source),
+			 "nfsd:nfsd_commit_start/done (every NFS version)");
+	} else {
+		probe_commit(c);
+	}
 	for (size_t i = 0; i < nextra; i++) {
 		char sys[64];
 		const char *colon = strchr(extra[i], ':');
@@ -262,8 +370,8 @@ int capture_open(struct capture *c, int server_pid, char *const *extra,
 	if (!c->nevents) {
 		snprintf(c->why, sizeof(c->why),
 			 "this kernel has none of the events: no nfsd or "
-			 "sunrpc tracepoints, and no --pid of a userspace "
-			 "server was given");
+			 "sunrpc tracepoints, no --pid of a userspace server "
+			 "was given, COMMIT source %s", c->commit_source);
 		goto fail;
 	}
 	c->fd = tracefs_instance_file_open(c->inst, "trace_pipe",
@@ -310,5 +418,13 @@ void capture_close(struct capture *c)
 		tracefs_instance_destroy(c->inst);
 		tracefs_instance_free(c->inst);
 		c->inst = NULL;
+	}
+	/* After the instance: its events had to be off first. */
+	for (size_t i = 0; i < 2; i++) {
+		if (!c->probes[i])
+			continue;
+		tracefs_dynevent_destroy(c->probes[i], true);
+		tracefs_dynevent_free(c->probes[i]);
+		c->probes[i] = NULL;
 	}
 }

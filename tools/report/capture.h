@@ -14,15 +14,20 @@
 #define CAPTURE_MAX_EVENTS	16
 
 struct tracefs_instance;
+struct tracefs_dynevent;
 
 struct capture {
 	struct tracefs_instance *inst;
+	/* nfswb_commit_entry/_exit on nfsd_commit, system nfswb_PID */
+	struct tracefs_dynevent *probes[2];
+	char probe_system[32];
+	char commit_source[160];	/* what times COMMITs, for the header */
 	int fd;				/* the instance's trace_pipe */
 	char name[64];
 	bool clock_local;		/* "mono" clock refused */
 	size_t nevents;
 	char events[CAPTURE_MAX_EVENTS][64];	/* "system:event" enabled */
-	char why[256];			/* on failure */
+	char why[512];			/* on failure */
 };
 
 /* Set by SIGINT, SIGTERM, SIGHUP once capture_signals() ran. */

@@ -22,18 +22,31 @@ int report_parse_by(const char *s, enum report_by *by, const char **why)
 		*by = REPORT_BY_FILE;
 	} else if (!strcmp(s, "export")) {
 		/*
-		 * nfsd's events name a file only by fh_hash, a hash of the
-		 * whole file handle: the export (fsid) cannot be recovered
-		 * from it, and svc_stats_latency names no file at all.
+		 * By the device of the COMMIT's file, which only the kprobe
+		 * on nfsd_commit reads (the tracepoints carry fh_hash, a
+		 * hash of the whole handle), named by record's export lines.
 		 */
-		*why = "the export is not in the trace (nfsd events carry only "
-		       "fh_hash, a hash of the file handle); use --by file";
-		return -1;
+		*by = REPORT_BY_EXPORT;
 	} else {
-		*why = "expected client, file or none";
+		*why = "expected client, export, file or none";
 		return -1;
 	}
 	return 0;
+}
+
+const char *report_by_name(enum report_by by)
+{
+	switch (by) {
+	case REPORT_BY_CLIENT:
+		return "client";
+	case REPORT_BY_EXPORT:
+		return "export";
+	case REPORT_BY_FILE:
+		return "file";
+	case REPORT_BY_NONE:
+		break;
+	}
+	return "none";
 }
 
 static void group_free(struct report_group *g)
@@ -60,6 +73,10 @@ static uint64_t group_key(const struct report_figures *f,
 {
 	if (f->by == REPORT_BY_CLIENT)
 		return op->client >= 0 ? (uint64_t)op->client + 1 : 0;
+	if (f->by == REPORT_BY_EXPORT)
+		return op->has_file ? (UINT64_C(2) << 32) |
+				      ((uint64_t)op->dev_major << 20) |
+				      op->dev_minor : 0;
 	return op->has_fh ? (UINT64_C(1) << 32) | op->fh_hash : 0;
 }
 
@@ -94,6 +111,19 @@ static int index_grow(struct report_figures *f)
 	return 0;
 }
 
+/* An export's path, or the device where record named no export on it. */
+static void export_name(const struct report_figures *f,
+			const struct nfswb_trace_op *op, char *buf, size_t len)
+{
+	const struct nfswb_trace_export *x =
+		nfswb_trace_export_of(&f->trace, op->dev_major, op->dev_minor);
+
+	if (x)
+		snprintf(buf, len, "%s", x->path);
+	else
+		snprintf(buf, len, "dev %u:%u", op->dev_major, op->dev_minor);
+}
+
 static struct report_group *new_group(struct report_figures *f,
 				      const struct nfswb_trace_op *op)
 {
@@ -114,6 +144,8 @@ static struct report_group *new_group(struct report_figures *f,
 			 f->trace.clients[op->client]);
 	else if (f->by == REPORT_BY_FILE && op->has_fh)
 		snprintf(name, sizeof(name), "fh_hash=0x%08x", op->fh_hash);
+	else if (f->by == REPORT_BY_EXPORT && op->has_file)
+		export_name(f, op, name, sizeof(name));
 	else
 		snprintf(name, sizeof(name), "unknown");
 	g = &f->groups[f->ngroups];

@@ -14,7 +14,10 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <sys/sysmacros.h>
+
 #include "capture.h"
+#include "etab.h"
 #include "report.h"
 #include "units.h"
 
@@ -46,6 +49,27 @@ static void record_help(FILE *out)
 	      "  -h, --help           this text\n", out);
 }
 
+/*
+ * "# nfswb-export dev=MAJ:MIN path=PATH" for each of knfsd's exports, so
+ * that summary --by export can name the device a COMMIT's file is on.
+ */
+static void write_exports(FILE *out)
+{
+	struct nfswb_etab e = { 0 };
+
+	if (nfswb_etab_load("", &e))
+		return;
+	for (size_t i = 0; i < e.count; i++) {
+		struct stat st;
+
+		if (!stat(e.entries[i].path, &st))
+			fprintf(out, "# nfswb-export dev=%u:%u path=%s\n",
+				major(st.st_dev), minor(st.st_dev),
+				e.entries[i].path);
+	}
+	nfswb_etab_free(&e);
+}
+
 static void write_header(FILE *out, const struct capture *c)
 {
 	struct utsname u;
@@ -57,7 +81,8 @@ static void write_header(FILE *out, const struct capture *c)
 		c->clock_local ? "local" : "mono");
 	for (size_t i = 0; i < c->nevents; i++)
 		fprintf(out, " %s", c->events[i]);
-	fputc('\n', out);
+	fprintf(out, "\n# commit source: %s\n", c->commit_source);
+	write_exports(out);
 }
 
 static int record_run(int argc, char **argv)
@@ -162,8 +187,9 @@ static int record_run(int argc, char **argv)
 	if (cap.clock_local)
 		report_err("record", "warning: trace_clock 'mono' refused; "
 			   "samples will not line up with events");
-	fprintf(stderr, "nfswb-report record: %zu events enabled in %s; %s\n",
-		cap.nevents, cap.name, duration_ms ? "recording" :
+	fprintf(stderr, "nfswb-report record: %zu events enabled in %s; "
+		"COMMIT source %s; %s\n", cap.nevents, cap.name,
+		cap.commit_source, duration_ms ? "recording" :
 		"Ctrl-C to stop");
 
 	start = sample_now();

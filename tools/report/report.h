@@ -40,6 +40,7 @@ enum report_by {
 	REPORT_BY_NONE,
 	REPORT_BY_CLIENT,
 	REPORT_BY_FILE,		/* nfsd's fh_hash: one file handle */
+	REPORT_BY_EXPORT,	/* the COMMIT's device (kprobe's dev) */
 };
 
 /* The figures of one group of operations (or of all of them). */
@@ -70,14 +71,16 @@ struct report_figures {
 };
 
 /**
- * report_parse_by() - "client", "file", "none"
+ * report_parse_by() - "client", "export", "file", "none"
  * @s: option argument
  * @by: out
  * @why: out on failure
  *
- * Return: 0, or -1 (e.g. for "export", which a trace cannot tell).
+ * Return: 0, or -1.
  */
 int report_parse_by(const char *s, enum report_by *by, const char **why);
+/* report_by_name() - "client", "export", "file" or "none" */
+const char *report_by_name(enum report_by by);
 
 /**
  * report_load() - read trace files and compute every figure

@@ -13,7 +13,7 @@
 
 static void summary_help(FILE *out)
 {
-	fputs("usage: nfswb-report summary [--by client|file|none] "
+	fputs("usage: nfswb-report summary [--by client|export|file|none] "
 	      "[--json|--csv] [--no-hist] FILE...\n\n"
 	      "COMMIT and WRITE latency (count, min, mean, stdev, fio's "
 	      "percentiles, max),\n"
@@ -21,9 +21,10 @@ static void summary_help(FILE *out)
 	      "from ftrace text\n"
 	      "(nfswb-report record, or a tracefs 'trace' dump). "
 	      "FILE '-' is stdin.\n\n"
-	      "  -b, --by KEY   also per client (svc_stats_latency client=) "
-	      "or per file\n"
-	      "                 (nfsd fh_hash); the export is not in a trace\n"
+	      "  -b, --by KEY   also per client (svc_stats_latency client=), "
+	      "per export (the\n"
+	      "                 device of the kprobe's file) or per file "
+	      "(nfsd fh_hash)\n"
 	      "  -j, --json     one JSON object (commit_latency_us, "
 	      "write_latency_us, ...)\n"
 	      "  -c, --csv      one CSV row per group and operation\n"
@@ -83,8 +84,8 @@ static void print_text(const struct report_figures *f, char **files,
 		     "(nfswb-report record does)");
 	print_text_group(f, &f->all, hist);
 	for (size_t i = 0; i < f->ngroups; i++) {
-		printf("\n%s %s:\n", f->by == REPORT_BY_CLIENT ? "client" :
-		       "file", f->groups[i].name);
+		printf("\n%s %s:\n", report_by_name(f->by),
+		       f->groups[i].name);
 		print_text_group(f, &f->groups[i], hist);
 	}
 }
@@ -137,8 +138,7 @@ static void print_json(const struct report_figures *f, char **files,
 	if (f->commit_src == NFSWB_SRC_RPC && t->nfsd_commit.count)
 		ops_json(&j, "nfsd_commit_latency_us", &t->nfsd_commit);
 	if (f->by != REPORT_BY_NONE) {
-		nfswb_json_str(&j, "by", f->by == REPORT_BY_CLIENT ? "client" :
-			       "file");
+		nfswb_json_str(&j, "by", report_by_name(f->by));
 		nfswb_json_arr_begin(&j, "groups");
 		for (size_t i = 0; i < f->ngroups; i++) {
 			nfswb_json_obj_begin(&j, NULL);
@@ -252,7 +252,7 @@ static int summary_run(int argc, char **argv)
 
 const struct report_cmd report_summary_cmd = {
 	.name = "summary",
-	.args = "[--by client|file|none] [--json|--csv] [--no-hist] FILE...",
+	.args = "[--by client|export|file|none] [--json|--csv] [--no-hist] FILE...",
 	.oneline = "latency figures and WRITE rate of traces",
 	.run = summary_run,
 	.help = summary_help,
