@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lines.h"
 #include "report.h"
 #include "status.h"
 
@@ -237,20 +238,47 @@ static int compute(struct report_figures *f)
 	return 0;
 }
 
+/* Feed every line of @path to the trace, in bounded memory (lines.h). */
+static int read_trace(struct report_figures *f, const char *cmd,
+		      const char *path)
+{
+	struct nfswb_lines l;
+	const char *line;
+	ssize_t n;
+	int r;
+
+	r = nfswb_lines_open(&l, path, NFSWB_LINES_MAX_DEFAULT);
+	if (r) {
+		report_err(cmd, "%s: %s", path, strerror(-r));
+		return -1;
+	}
+	while ((n = nfswb_lines_next(&l, &line)) > 0) {
+		r = nfswb_trace_feed(&f->trace, path,
+				     l.lineno < UINT32_MAX ?
+				     (unsigned int)l.lineno : UINT32_MAX,
+				     line, (size_t)n);
+		if (r)
+			break;
+	}
+	if (n == -EFBIG)
+		report_err(cmd, "%s: line %llu is longer than %d bytes: not a "
+			   "trace", path, (unsigned long long)l.lineno,
+			   NFSWB_LINES_MAX_DEFAULT);
+	else if (n < 0 || r)
+		report_err(cmd, "%s: %s", path, strerror(n < 0 ? (int)-n : -r));
+	nfswb_lines_close(&l);
+	return n < 0 || r ? -1 : 0;
+}
+
 int report_load(struct report_figures *f, const char *cmd, char **files,
 		int nfiles, enum report_by by, const char *samples)
 {
 	memset(f, 0, sizeof(*f));
 	nfswb_trace_init(&f->trace);
 	f->by = by;
-	for (int i = 0; i < nfiles; i++) {
-		int r = nfswb_trace_read_file(&f->trace, files[i]);
-
-		if (r) {
-			report_err(cmd, "%s: %s", files[i], strerror(-r));
+	for (int i = 0; i < nfiles; i++)
+		if (read_trace(f, cmd, files[i]))
 			return -1;
-		}
-	}
 	if (samples) {
 		int r = samples_read_jsonl(&f->trace, samples, cmd);
 

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +71,23 @@ static void usage(FILE *out)
 	      "see nfswb-report(1).\n", out);
 }
 
+/*
+ * What could not be written is a failure, as coreutils' close_stdout()
+ * makes it: `nfswb-report summary T >/dev/full` must not exit 0.
+ */
+static int finish_output(const char *cmd, int rc)
+{
+	int err = fflush(stdout) ? errno : 0;
+
+	if (!err && !ferror(stdout))
+		return rc;
+	/* An error stdio met earlier has left no errno behind. */
+	fprintf(stderr, "nfswb-report%s%s: standard output: %s\n",
+		cmd ? " " : "", cmd ? cmd : "",
+		err ? strerror(err) : "write error");
+	return rc ? rc : 1;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -82,15 +100,15 @@ int main(int argc, char **argv)
 			for (size_t i = 0; i < NCOMMANDS; i++)
 				if (!strcmp(argv[2], commands[i]->name)) {
 					commands[i]->help(stdout);
-					return 0;
+					return finish_output(NULL, 0);
 				}
 		}
 		usage(stdout);
-		return 0;
+		return finish_output(NULL, 0);
 	}
 	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
 		printf("nfswb-report %s\n", PACKAGE_VERSION);
-		return 0;
+		return finish_output(NULL, 0);
 	}
 	for (size_t i = 0; i < NCOMMANDS; i++) {
 		char prog[64];
@@ -101,7 +119,8 @@ int main(int argc, char **argv)
 		snprintf(prog, sizeof(prog), "nfswb-report %s",
 			 commands[i]->name);
 		argv[1] = prog;
-		return commands[i]->run(argc - 1, argv + 1);
+		return finish_output(commands[i]->name,
+				     commands[i]->run(argc - 1, argv + 1));
 	}
 	fprintf(stderr, "nfswb-report: unknown command '%s'\n", argv[1]);
 	usage(stderr);

@@ -464,7 +464,8 @@ static int plot_run(int argc, char **argv)
 		goto out;
 	}
 	write_svg(o, &f, title ? title : argv[optind]);
-	if (fclose(o)) {
+	/* A write that failed early may leave nothing for fclose to see. */
+	if (ferror(o) | fclose(o)) {
 		report_err("plot", "%s: %s", tmp, strerror(errno));
 		goto out_tmp;
 	}

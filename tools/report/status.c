@@ -13,6 +13,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -287,7 +288,9 @@ static int read_value(struct reader *r, struct member *m)
 		memcpy(num, r->p, l);
 		num[l] = '\0';
 		m->num = strtod(num, &end);
-		if (*end)
+		/* nfswbd writes counts and rates: -1e999 is no byte count. */
+		if (*end || !isfinite(m->num) || m->num < 0 ||
+		    m->num >= 18446744073709551616.0)
 			return -1;
 		m->is_num = true;
 		r->p += l;
