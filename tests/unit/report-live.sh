@@ -25,7 +25,8 @@ cat > "$work/status.json" <<'JSON'
 JSON
 
 "$report" live -n 3 -i 100ms -T -s "$work/status.json" >"$work/out" 2>"$work/err"
-check "live -T exits 0: $(cat "$work/err")" test $? = 0
+rc=$?
+check "live -T exits 0 (got $rc): $(cat "$work/err")" test $rc = 0
 check "three refreshes" test "$(grep -c '^nfswb-report live ' "$work/out")" = 3
 check "device line" grep -q "bdi 254:16 *dirty *3.0 MiB *bandwidth *32.0 MiB/s" "$work/out"
 # uid 0 has a name on every system; 4000000 has none and stays a number.
@@ -45,7 +46,8 @@ if [ "$(id -u)" = 0 ] && [ -n "$tracing" ] &&
 	"$report" live -n 2 -i 200ms -p $$ >"$work/out" 2>"$work/err" &
 	pid=$!
 	wait $pid
-	check "live with tracefs exits 0: $(cat "$work/err")" test $? = 0
+	rc=$?
+	check "live with tracefs exits 0 (got $rc): $(cat "$work/err")" test $rc = 0
 	check "names its instance" grep -q "nfswb-report-$pid, 4 events" "$work/out"
 	check "COMMIT table" grep -q "^total " "$work/out"
 	check "instance removed" test ! -e "$tracing/instances/nfswb-report-$pid"

@@ -52,7 +52,8 @@ for _ in $(seq 100); do
 done
 for _ in 1 2 3; do "$work/nfswb-probe-true"; done
 wait $pid
-check "record -d exits 0: $(cat "$work/rec.err")" test $? = 0
+rc=$?
+check "record -d exits 0 (got $rc): $(cat "$work/rec.err")" test $rc = 0
 check "header names the instance" grep -q "^# instance nfswb-report-$pid" "$work/rec"
 check "probe execs recorded" \
 	test "$(grep -c "sched_process_exec: filename=$work/nfswb-probe-true" "$work/rec")" = 3
