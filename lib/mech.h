@@ -11,7 +11,8 @@
  *           the device's bdi, following the estimate with hysteresis
  *
  * The daemon owns one struct nfswb_mech_dev per device and per active
- * mechanism; the policy (policy.h) decides, the mechanism acts.  Every
+ * mechanism.  Each interval the mechanisms observe, the step (step.h)
+ * decides, the mechanisms act.  Every
  * kernel setting a mechanism changes goes through restore.h first, so it
  * is put back on exit, on reload and after a crash.
  */
@@ -78,7 +79,12 @@ struct nfswb_mech {
 	void (*on_readable)(struct nfswb_mech_dev *d);
 	/* NFS-written dirty bytes on the device, as this mechanism sees them. */
 	uint64_t (*dirty_bytes)(struct nfswb_mech_dev *d);
-	/* Carry out one policy decision. */
+	/*
+	 * Before the decision: fill in what this mechanism has in force
+	 * and what the kernel reports beside it (policy.h's inputs).
+	 */
+	void (*observe)(struct nfswb_mech_dev *d, struct nfswb_policy_in *in);
+	/* Carry out one policy decision; the deciding is the policy's. */
 	int (*apply)(struct nfswb_mech_dev *d, const struct nfswb_policy_out *o);
 	/* Undo every change and free; safe after a failed attach. */
 	void (*detach)(struct nfswb_mech_dev *d);

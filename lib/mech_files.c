@@ -812,6 +812,12 @@ static void account_kick(struct nfswb_mech_dev *d, struct files_priv *p,
 	e->base_size += bytes;
 }
 
+static void files_observe(struct nfswb_mech_dev *d,
+			  struct nfswb_policy_in *in)
+{
+	in->inflight_bytes = d->count[FILES_INFLIGHT_BYTES];
+}
+
 static int files_apply(struct nfswb_mech_dev *d,
 		       const struct nfswb_policy_out *o)
 {
@@ -897,6 +903,7 @@ const struct nfswb_mech nfswb_mech_files = {
 	.poll_fd = files_poll_fd,
 	.on_readable = files_on_readable,
 	.dirty_bytes = files_dirty_bytes,
+	.observe = files_observe,
 	.apply = files_apply,
 	.detach = files_detach,
 };

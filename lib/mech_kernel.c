@@ -8,8 +8,9 @@
  * 100 MB/s and learns only while writeback runs, so on a slower disk the
  * threshold is too high exactly when it matters.  Where the kernel shows
  * its estimate (/sys/class/bdi/BDI/write_bandwidth, kernel-patch/ 5/5),
- * each interval writes target / estimate instead (nfswb_policy_knob_ms),
- * making the kernel's threshold ours; elsewhere background_time as is.
+ * this file reports it and the policy turns it into target / estimate
+ * (nfswb_policy_knob_ms), making the kernel's threshold ours; elsewhere
+ * background_time as is.
  * The daemon reads the device's dirty bytes itself (BdiReclaimable in
  * debugfs), so this mechanism has no dirty_bytes method.
  */
@@ -43,7 +44,6 @@ struct kernel_priv {
 	char knob[PATH_MAX];
 	char bw_attr[PATH_MAX];	/* "" without patch 5 */
 	uint64_t ms;		/* value written, valid when set */
-	uint64_t configured;	/* background_time it was computed for */
 	int set;
 };
 
@@ -91,7 +91,6 @@ static int kernel_attach(struct nfswb_mech_dev *d, char *why, size_t len)
 			 p->knob, strerror(errno));
 		return -1;
 	}
-	p->configured = d->opts.background_time_ms;
 	if (kernel_write(d, p, d->opts.background_time_ms) < 0) {
 		snprintf(why, len, "cannot write %" PRIu64 " to %s: %s",
 			 d->opts.background_time_ms, p->knob, strerror(errno));
@@ -108,36 +107,33 @@ static int kernel_attach(struct nfswb_mech_dev *d, char *why, size_t len)
 	return 0;
 }
 
-/*
- * The flusher acts on its own; the knob is rewritten when the time that
- * makes the kernel's threshold our target moved by more than 1/8, or the
- * configured background_time changed (options can change in place).
- */
+static void kernel_observe(struct nfswb_mech_dev *d,
+			   struct nfswb_policy_in *in)
+{
+	struct kernel_priv *p = d->priv;
+
+	if (!p)
+		return;
+	if (p->set)
+		in->knob_in_force_ms = p->ms;
+	if (p->bw_attr[0] && nfswb_read_u64(p->bw_attr, &in->kernel_bw) < 0)
+		in->kernel_bw = 0;
+}
+
+/* The flusher acts on its own; the knob moves when the policy says. */
 static int kernel_apply(struct nfswb_mech_dev *d,
 			const struct nfswb_policy_out *o)
 {
 	struct kernel_priv *p = d->priv;
-	uint64_t want, kernel_bw = 0;
 
-	if (!p)
+	if (!p || !o->knob_change)
 		return 0;
-	if (p->bw_attr[0] && nfswb_read_u64(p->bw_attr, &kernel_bw) < 0)
-		kernel_bw = 0;
-	want = nfswb_policy_knob_ms(d->opts.background_time_ms,
-				    o->target_bytes, kernel_bw);
-	if (p->set && p->ms == want)
-		return 0;
-	if (p->set && p->configured == d->opts.background_time_ms &&
-	    !nfswb_policy_knob_change(p->ms, want))
-		return 0;
-	if (kernel_write(d, p, want) < 0) {
+	if (kernel_write(d, p, o->knob_ms) < 0) {
 		d->count[KERNEL_ERRORS]++;
 		return -1;
 	}
-	p->configured = d->opts.background_time_ms;
-	xlog(L_DEBUG, "bdi %s: %s = %" PRIu64 " ms (target %" PRIu64
-	     " bytes, kernel estimate %" PRIu64 " bytes/s)", d->id->bdi, KNOB,
-	     want, o->target_bytes, kernel_bw);
+	xlog(L_DEBUG, "bdi %s: %s = %" PRIu64 " ms (target %" PRIu64 " bytes)",
+	     d->id->bdi, KNOB, o->knob_ms, o->target_bytes);
 	return 0;
 }
 
@@ -161,6 +157,7 @@ const struct nfswb_mech nfswb_mech_kernel = {
 	.counter_names = kernel_counters,
 	.probe = kernel_probe,
 	.attach = kernel_attach,
+	.observe = kernel_observe,
 	.apply = kernel_apply,
 	.detach = kernel_detach,
 };

@@ -4,13 +4,15 @@
  * with its bdi's strict_limit=1 and max_bytes = bandwidth x commit_target
  * (Linux 6.2+), so the backlog a COMMIT must flush stays bounded even when
  * data arrives faster than the disk writes.  The policy decides the cap
- * and when a change is worth making (hysteresis); this file writes it.
+ * and when a change is worth making (hysteresis); this file reports what
+ * is in force and the kernel's dirty threshold, and writes the cap.
  *
  * max_bytes is stored by the kernel as a ratio of the global dirty
  * threshold of the moment (mm/page-writeback.c, bdi_set_max_bytes), and a
- * value above that threshold is refused with EINVAL.  So the cap is
- * clamped to nr_dirty_threshold first, and the setting is recorded for
- * restore through max_ratio_fine, which holds it exactly.
+ * value above that threshold is refused with EINVAL.  So the policy
+ * clamps the cap to the nr_dirty_threshold this file reports, and the
+ * setting is recorded for restore through max_ratio_fine, which holds it
+ * exactly.
  */
 #include "config.h"
 
@@ -114,40 +116,30 @@ static uint64_t dirty_threshold(const struct limit_priv *p)
 	return v;
 }
 
+/* Write the cap the policy decided (already floored and clamped). */
 static int write_cap(struct nfswb_mech_dev *d, struct limit_priv *p,
 		     uint64_t cap)
 {
-	uint64_t thresh = dirty_threshold(p);
-	char v[32], a[32], b[32];
-	int tries;
+	uint64_t lower;
+	char v[32];
+	int err;
 
-	if (cap < NFSWB_MIN_TARGET_BYTES)
-		cap = NFSWB_MIN_TARGET_BYTES;
-	for (tries = 0; tries < 2; tries++) {
-		if (thresh && cap > thresh) {
-			if (!p->clamp_logged) {
-				nfswb_format_size(cap, a, sizeof(a));
-				nfswb_format_size(thresh, b, sizeof(b));
-				xlog(L_NOTICE,
-				     "bdi %s: dirty cap %s clamped to the global dirty threshold %s (max_bytes cannot exceed it)",
-				     d->id->bdi, a, b);
-				p->clamp_logged = true;
-			}
-			cap = thresh;
-		}
-		if (p->active && cap == d->count[LIMIT_CAP_BYTES])
-			return 0;	/* clamped to what is in force */
+	if (p->active && cap == d->count[LIMIT_CAP_BYTES])
+		return 0;
+	snprintf(v, sizeof(v), "%" PRIu64, cap);
+	if (nfswb_restore_set_via(d->restore, p->max_ratio_fine, p->max_bytes,
+				  v) < 0) {
+		/* The threshold moved under us (memory was used): retry lower. */
+		err = errno;
+		lower = dirty_threshold(p) / 10 * 9;
+		if (err != EINVAL || !lower || cap <= lower)
+			return -1;
+		cap = lower;
 		snprintf(v, sizeof(v), "%" PRIu64, cap);
 		if (nfswb_restore_set_via(d->restore, p->max_ratio_fine,
-					  p->max_bytes, v) == 0)
-			break;
-		if (errno != EINVAL || !thresh)
+					  p->max_bytes, v) < 0)
 			return -1;
-		/* The threshold moved under us (memory was used): retry lower. */
-		thresh = dirty_threshold(p) / 10 * 9;
 	}
-	if (tries == 2)
-		return -1;
 	if (!p->active && nfswb_restore_set(d->restore, p->strict, "1") < 0)
 		return -1;
 	p->active = true;
@@ -170,6 +162,18 @@ static int put_back(struct nfswb_mech_dev *d, struct limit_priv *p)
 	return ret;
 }
 
+static void limit_observe(struct nfswb_mech_dev *d,
+			  struct nfswb_policy_in *in)
+{
+	struct limit_priv *p = d->priv;
+
+	if (!p)
+		return;
+	if (p->active)
+		in->cap_in_force = d->count[LIMIT_CAP_BYTES];
+	in->dirty_threshold = dirty_threshold(p);
+}
+
 static int limit_apply(struct nfswb_mech_dev *d,
 		       const struct nfswb_policy_out *o)
 {
@@ -178,6 +182,15 @@ static int limit_apply(struct nfswb_mech_dev *d,
 
 	if (!p)
 		return 0;
+	if (o->cap_clamped && !p->clamp_logged) {
+		char b[32];
+
+		nfswb_format_size(o->cap_bytes, b, sizeof(b));
+		xlog(L_NOTICE,
+		     "bdi %s: dirty cap clamped to the global dirty threshold %s (max_bytes cannot exceed it)",
+		     d->id->bdi, b);
+		p->clamp_logged = true;
+	}
 	if (!o->cap_bytes) {
 		if (p->active) {
 			xlog(L_INFO, "bdi %s: dirty cap lifted", d->id->bdi);
@@ -212,6 +225,7 @@ const struct nfswb_mech nfswb_mech_limit = {
 	.counter_names = limit_counters,
 	.probe = limit_probe,
 	.attach = limit_attach,
+	.observe = limit_observe,
 	.apply = limit_apply,
 	.detach = limit_detach,
 };

@@ -94,6 +94,10 @@ static void decide_cap(const struct nfswb_policy_in *in, uint64_t target,
 	}
 	cap = max3(bytes_in(in->bandwidth, in->commit_target_ms),
 		   nfswb_mul_sat(2, target), NFSWB_MIN_CAP_BYTES);
+	if (in->dirty_threshold && cap > in->dirty_threshold) {
+		cap = in->dirty_threshold;
+		out->cap_clamped = true;
+	}
 	out->cap_bytes = cap;
 	out->cap_change = moved_enough(old, cap);
 }
@@ -110,6 +114,10 @@ void nfswb_policy_decide(const struct nfswb_policy_in *in,
 	out->target_bytes = target;
 	out->kick_bytes = decide_kick(in, target);
 	decide_cap(in, target, out);
+	out->knob_ms = nfswb_policy_knob_ms(in->background_time_ms, target,
+					    in->kernel_bw);
+	out->knob_change = out->knob_ms != in->knob_in_force_ms &&
+			   moved_enough(in->knob_in_force_ms, out->knob_ms);
 }
 
 uint64_t nfswb_policy_knob_ms(uint64_t background_time_ms,

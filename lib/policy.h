@@ -13,8 +13,12 @@
  *   kick   = min(excess, room), deferred when below NFSWB_MIN_KICK_BYTES
  *            unless it is the whole excess
  *   cap    = max(bandwidth x commit_target, 2 x target, NFSWB_MIN_CAP_BYTES)
- *            with commit_target set, else none; a change is reported when
- *            no cap is in force or it moves by more than 1/8.
+ *            with commit_target set, else none; then at most the global
+ *            dirty threshold (the kernel refuses a larger max_bytes); a
+ *            change is reported when no cap is in force or it moves by
+ *            more than 1/8.
+ *   knob   = target / the kernel's bandwidth estimate, see below; a
+ *            change is reported when it moves by more than 1/8.
  *
  * All arithmetic is 64-bit and saturates; doc/design.md gives the reasons.
  */
@@ -48,6 +52,10 @@ struct nfswb_policy_in {
 	uint64_t background_time_ms;
 	uint64_t commit_target_ms;	/* 0: no cap */
 	uint64_t cap_in_force;		/* bytes, 0: none */
+	uint64_t knob_in_force_ms;	/* kernel knob, 0: none */
+	/* What the kernel reports; 0: unknown. */
+	uint64_t kernel_bw;		/* the bdi's write_bandwidth, bytes/s */
+	uint64_t dirty_threshold;	/* global nr_dirty_threshold, bytes */
 };
 
 struct nfswb_policy_out {
@@ -55,6 +63,9 @@ struct nfswb_policy_out {
 	uint64_t kick_bytes;	/* start writeback of this many now (0: none) */
 	uint64_t cap_bytes;	/* desired cap, 0: none */
 	bool cap_change;	/* cap_bytes differs enough from cap_in_force */
+	bool cap_clamped;	/* cap_bytes is the global dirty threshold */
+	uint64_t knob_ms;	/* kernel mode's dirty_background_time */
+	bool knob_change;	/* knob_ms differs enough from knob_in_force_ms */
 };
 
 /**

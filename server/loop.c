@@ -22,6 +22,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "nfswbd.h"
+#include "step.h"
 #include "units.h"
 
 struct loop {
@@ -93,14 +94,20 @@ static void dry_run_log(struct nfswbd_dev *d, uint64_t now_ms)
 	d->last_log_ms = now_ms;
 }
 
+/*
+ * One interval of one device: read what the step needs, let the step
+ * decide (lib/step.c, the same function the simulation runs), hand the
+ * decision to the mechanisms.
+ */
 static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 		     struct nfswbd_dev *d, uint64_t now_ms)
 {
-	struct nfswb_policy_in in = { 0 };
+	struct nfswb_step_in in = { .decide = d->effective != NFSWB_MODE_OFF };
+	struct nfswb_step_out out;
 	struct nfswb_blkstat st;
 
 	if (nfswb_blkstat_read(d->id.stat_path, &st) == 0) {
-		nfswb_estimator_sample(&d->est, now_ms, &st);
+		in.stat = &st;
 		if (!d->stat_ok)
 			xlog(L_DEBUG, "bdi %s: sampling %s", d->id.bdi,
 			     d->id.stat_path);
@@ -110,25 +117,28 @@ static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 		     d->id.stat_path);
 		d->stat_ok = false;
 	}
-
 	d->dirty_bytes = nfswbd_dirty_read(s->sysroot, d, &d->dirty_source);
 
-	if (d->effective == NFSWB_MODE_OFF) {
-		d->decided = false;
-		return;
+	in.policy.now_ms = now_ms;
+	in.policy.interval_ms = t->interval_ms;
+	in.policy.nfs_dirty_bytes = d->dirty_bytes;
+	in.policy.background_time_ms = d->opts.background_time_ms;
+	in.policy.commit_target_ms = d->opts.commit_target_ms;
+	/* A dry run pretends the caps it would have set are in force. */
+	if (s->dry_run)
+		in.policy.cap_in_force = d->dry_cap;
+	for (unsigned int i = 0; in.decide && i < d->nmechs; i++) {
+		struct nfswbd_mech_slot *m = &d->mechs[i];
+
+		if (m->attached && m->mech->observe)
+			m->mech->observe(&m->md, &in.policy);
 	}
 
-	in.now_ms = now_ms;
-	in.interval_ms = t->interval_ms;
-	in.nfs_dirty_bytes = d->dirty_bytes;
-	in.inflight_bytes = nfswbd_dev_counter(d, "inflight_bytes");
-	in.bandwidth = nfswb_estimator_bandwidth(&d->est);
-	in.background_time_ms = d->opts.background_time_ms;
-	in.commit_target_ms = d->opts.commit_target_ms;
-	/* A dry run pretends the caps it would have set are in force. */
-	in.cap_in_force = s->dry_run ? d->dry_cap : nfswbd_dev_counter(d, "cap_bytes");
-	nfswb_policy_decide(&in, &d->decision);
-	d->decided = true;
+	nfswb_step(&d->est, &in, &out);
+	d->decided = out.decided;
+	if (!out.decided)
+		return;
+	d->decision = out.decision;
 	if (d->decision.cap_change)
 		d->dry_cap = d->decision.cap_bytes;
 
@@ -161,15 +171,18 @@ static void prime(struct nfswbd_table *t, uint64_t now_ms)
 {
 	for (size_t i = 0; i < t->ndevs; i++) {
 		struct nfswbd_dev *d = &t->devs[i];
+		struct nfswb_step_in in = { .policy.now_ms = now_ms };
+		struct nfswb_step_out out;
 		struct nfswb_blkstat st;
 
 		if (nfswb_blkstat_read(d->id.stat_path, &st) == 0) {
-			nfswb_estimator_sample(&d->est, now_ms, &st);
+			in.stat = &st;
 			d->stat_ok = true;
 		} else {
 			xlog(L_WARNING, "bdi %s: cannot read %s: %m",
 			     d->id.bdi, d->id.stat_path);
 		}
+		nfswb_step(&d->est, &in, &out);
 	}
 }
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * mech_sysfs: the kernel and limit mechanisms against a fake sysroot.
- * What they write, what they clamp, and that detach (and a journal left
- * behind) put every original back.
+ * mech_sysfs: the kernel and limit mechanisms against a fake sysroot,
+ * driven as nfswbd drives them (observe, the policy's decision, apply).
+ * What they report and write, the clamp, and that detach (and a journal
+ * left behind) put every original back.
  */
 #include "config.h"
 
@@ -33,6 +34,27 @@ static uint64_t count_limit(const struct nfswb_mech_dev *d, const char *name)
 }
 
 #define BDI	"7:42"
+#define MiB	(1ull << 20)
+
+/*
+ * One interval as nfswbd runs it for @m alone: what the mechanism and the
+ * kernel report, the policy's decision at @bandwidth, @m's apply.
+ */
+static int interval(const struct nfswb_mech *m, struct nfswb_mech_dev *d,
+		    uint64_t bandwidth)
+{
+	struct nfswb_policy_in in = {
+		.interval_ms = 100,
+		.bandwidth = bandwidth,
+		.background_time_ms = d->opts.background_time_ms,
+		.commit_target_ms = d->opts.commit_target_ms,
+	};
+	struct nfswb_policy_out o;
+
+	m->observe(d, &in);
+	nfswb_policy_decide(&in, &o);
+	return m->apply(d, &o);
+}
 
 static char root[] = "/tmp/nfswb-mechsysfs-XXXXXX";
 static char state[PATH_MAX];
@@ -93,7 +115,6 @@ static void fake_tree(void)
 
 static void test_kernel(void)
 {
-	struct nfswb_policy_out o = { 0 };
 	struct nfswb_device_id id;
 	struct nfswb_mech_dev d;
 	struct nfswb_restore *r;
@@ -120,12 +141,19 @@ static void test_kernel(void)
 	T_CHECK(count_kernel(&d, "knob_ms") == 1500, "knob_ms %" PRIu64,
 		count_kernel(&d, "knob_ms"));
 
-	/* apply is a no-op unless the configured value changed. */
-	put("sys/class/bdi/" BDI "/dirty_background_time", "1500");
+	/*
+	 * Without the kernel's estimate the knob is background_time as is:
+	 * a new one is written, the same one is not written again.
+	 */
 	d.opts.background_time_ms = 700;
-	T_CHECK(nfswb_mech_kernel.apply(&d, &o) == 0, "apply");
+	T_CHECK(interval(&nfswb_mech_kernel, &d, 32 * MiB) == 0, "apply");
 	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/dirty_background_time"),
 			"700"), "knob after change %s",
+		get("sys/class/bdi/" BDI "/dirty_background_time"));
+	put("sys/class/bdi/" BDI "/dirty_background_time", "699");
+	T_CHECK(interval(&nfswb_mech_kernel, &d, 32 * MiB) == 0, "apply");
+	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/dirty_background_time"),
+			"699"), "knob rewritten without a change: %s",
 		get("sys/class/bdi/" BDI "/dirty_background_time"));
 
 	/*
@@ -138,18 +166,17 @@ static void test_kernel(void)
 	d.opts.background_time_ms = 1000;
 	T_CHECK(nfswb_mech_kernel.attach(&d, why, sizeof(why)) == 0,
 		"attach: %s", why);
-	o.target_bytes = 32ull << 20;
-	T_CHECK(nfswb_mech_kernel.apply(&d, &o) == 0, "apply");
+	T_CHECK(interval(&nfswb_mech_kernel, &d, 32 * MiB) == 0, "apply");
 	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/dirty_background_time"),
 			"320"), "knob over a 100 MiB/s kernel estimate: %s",
 		get("sys/class/bdi/" BDI "/dirty_background_time"));
 	put("sys/class/bdi/" BDI "/write_bandwidth", "94371840"); /* 90 MiB/s */
-	T_CHECK(nfswb_mech_kernel.apply(&d, &o) == 0, "apply");
+	T_CHECK(interval(&nfswb_mech_kernel, &d, 32 * MiB) == 0, "apply");
 	T_CHECK(count_kernel(&d, "knob_ms") == 320,
 		"rewrote for a 1/10 move: %" PRIu64,
 		count_kernel(&d, "knob_ms"));
 	put("sys/class/bdi/" BDI "/write_bandwidth", "33554432");
-	T_CHECK(nfswb_mech_kernel.apply(&d, &o) == 0, "apply");
+	T_CHECK(interval(&nfswb_mech_kernel, &d, 32 * MiB) == 0, "apply");
 	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/dirty_background_time"),
 			"1000"), "knob once the estimates agree: %s",
 		get("sys/class/bdi/" BDI "/dirty_background_time"));
@@ -171,7 +198,6 @@ static void test_kernel(void)
 
 static void test_limit(void)
 {
-	struct nfswb_policy_out o = { 0 };
 	struct nfswb_device_id id;
 	struct nfswb_mech_dev d;
 	struct nfswb_restore *r;
@@ -181,14 +207,14 @@ static void test_limit(void)
 		"limit probe: %s", why);
 	r = t_journal_open(state);
 	t_mech_dev_init(&d, &id, r, root, BDI);
+	d.opts.commit_target_ms = 2000;
 	T_CHECK(nfswb_mech_limit.attach(&d, why, sizeof(why)) == 0,
 		"attach: %s", why);
 	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/strict_limit"), "0"),
 		"attach alone changes nothing");
 
-	o.cap_bytes = 256ull << 20;
-	o.cap_change = true;
-	T_CHECK(nfswb_mech_limit.apply(&d, &o) == 0, "apply cap");
+	/* 128 MiB/s x 2 s. */
+	T_CHECK(interval(&nfswb_mech_limit, &d, 128 * MiB) == 0, "apply cap");
 	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/strict_limit"), "1"),
 		"strict_limit %s", get("sys/class/bdi/" BDI "/strict_limit"));
 	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/max_bytes"), "268435456"),
@@ -196,17 +222,15 @@ static void test_limit(void)
 	T_CHECK(count_limit(&d, "cap_bytes") == 256ull << 20, "cap in force %" PRIu64,
 		count_limit(&d, "cap_bytes"));
 
-	/* Without cap_change, nothing is rewritten (hysteresis is policy's). */
-	o.cap_bytes = 260ull << 20;
-	o.cap_change = false;
-	T_CHECK(nfswb_mech_limit.apply(&d, &o) == 0, "apply no change");
+	/* Within 1/8, nothing is rewritten (hysteresis is policy's). */
+	T_CHECK(interval(&nfswb_mech_limit, &d, 130 * MiB) == 0,
+		"apply no change");
 	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/max_bytes"), "268435456"),
 		"unchanged max_bytes %s", get("sys/class/bdi/" BDI "/max_bytes"));
 
-	/* Above the 1 GiB dirty threshold: clamped, not refused. */
-	o.cap_bytes = 4ull << 30;
-	o.cap_change = true;
-	T_CHECK(nfswb_mech_limit.apply(&d, &o) == 0, "apply big cap");
+	/* Above the 1 GiB dirty threshold reported: clamped, not refused. */
+	T_CHECK(interval(&nfswb_mech_limit, &d, 2048 * MiB) == 0,
+		"apply big cap");
 	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/max_bytes"), "1073741824"),
 		"clamped max_bytes %s", get("sys/class/bdi/" BDI "/max_bytes"));
 	T_CHECK(count_limit(&d, "cap_changes") == 2, "cap changes %" PRIu64,
@@ -214,9 +238,8 @@ static void test_limit(void)
 
 	/* No cap wanted any more: both settings go back. */
 	put("sys/class/bdi/" BDI "/max_ratio_fine", "217645");
-	o.cap_bytes = 0;
-	o.cap_change = true;
-	T_CHECK(nfswb_mech_limit.apply(&d, &o) == 0, "lift cap");
+	d.opts.commit_target_ms = 0;
+	T_CHECK(interval(&nfswb_mech_limit, &d, 128 * MiB) == 0, "lift cap");
 	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/strict_limit"), "0"),
 		"strict_limit restored: %s",
 		get("sys/class/bdi/" BDI "/strict_limit"));
@@ -225,9 +248,12 @@ static void test_limit(void)
 		get("sys/class/bdi/" BDI "/max_ratio_fine"));
 	T_CHECK(count_limit(&d, "cap_bytes") == 0, "no cap in force");
 
-	/* Cap again, then leave without detach: the next open restores. */
-	o.cap_bytes = 64ull << 20;
-	T_CHECK(nfswb_mech_limit.apply(&d, &o) == 0, "cap again");
+	/*
+	 * Cap again (at the 64 MiB floor), leave without detach: the next
+	 * open restores.
+	 */
+	d.opts.commit_target_ms = 2000;
+	T_CHECK(interval(&nfswb_mech_limit, &d, 16 * MiB) == 0, "cap again");
 	put("sys/class/bdi/" BDI "/max_ratio_fine", "62500");
 	nfswb_restore_close(r);
 	r = t_journal_open(state);
@@ -243,9 +269,8 @@ static void test_limit(void)
 	nfswb_mech_limit.detach(&d);
 	T_CHECK(nfswb_mech_limit.attach(&d, why, sizeof(why)) == 0,
 		"attach again: %s", why);
-	o.cap_bytes = 64ull << 20;
-	o.cap_change = true;
-	T_CHECK(nfswb_mech_limit.apply(&d, &o) == 0, "cap before detach");
+	T_CHECK(interval(&nfswb_mech_limit, &d, 16 * MiB) == 0,
+		"cap before detach");
 	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/strict_limit"), "1"),
 		"strict_limit set");
 	nfswb_mech_limit.detach(&d);

@@ -4,8 +4,9 @@
  *
  * A simulated device writes what the policy kicked at a fixed capacity;
  * NFS clients dirty data at a rate of their own.  Every interval the
- * device's stat counters go to the estimator and the estimate to the
- * policy, whose kicks feed the device, as nfswbd does.  The kernel's own
+ * device's stat counters and dirty bytes go through nfswb_step(), the
+ * very function nfswbd's per-device tick runs, whose kicks feed the
+ * device.  The kernel's own
  * flusher is left out: the worst case for nfswb.  Simulated time, 1 ms
  * steps.
  *
@@ -23,8 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "estimator.h"
-#include "policy.h"
+#include "step.h"
 #include "test.h"
 
 #define MiB	(1024.0 * 1024.0)
@@ -54,23 +54,26 @@ static void sim_init(struct sim *s, double capacity)
 static void sim_sample(struct sim *s)
 {
 	struct nfswb_blkstat st = { .nfields = 17 };
-	struct nfswb_policy_in in = {
-		.now_ms = s->now_ms,
-		.interval_ms = s->interval_ms,
-		.background_time_ms = s->background_time_ms,
+	struct nfswb_step_in in = {
+		.stat = &st,
+		.decide = true,
+		.policy = {
+			.now_ms = s->now_ms,
+			.interval_ms = s->interval_ms,
+			.background_time_ms = s->background_time_ms,
+			.nfs_dirty_bytes = (uint64_t)s->dirty,
+			.inflight_bytes = (uint64_t)s->inflight,
+		},
 	};
+	struct nfswb_step_out out;
 	uint64_t kick;
 
 	st.wr_sectors = (uint64_t)(s->written / 512);
 	st.io_ticks = (uint64_t)s->busy_ms;
 	st.wr_ticks = (uint64_t)s->write_ticks;
 	st.in_flight = s->inflight >= 1 ? 1 : 0;
-	nfswb_estimator_sample(&s->est, s->now_ms, &st);
-
-	in.nfs_dirty_bytes = (uint64_t)s->dirty;
-	in.inflight_bytes = (uint64_t)s->inflight;
-	in.bandwidth = nfswb_estimator_bandwidth(&s->est);
-	nfswb_policy_decide(&in, &s->out);
+	nfswb_step(&s->est, &in, &out);
+	s->out = out.decision;
 	kick = s->out.kick_bytes;
 	if ((double)kick > s->dirty)
 		kick = (uint64_t)s->dirty;

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_step.c - nfswb_step(), the per-device interval nfswbd runs: a
+ * table of inputs (bandwidth, dirty, what the mechanisms and the kernel
+ * report) and the decisions they must give, then that the step samples
+ * the device with and without deciding.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "step.h"
+#include "test.h"
+
+#define MiB	(1ull << 20)
+#define GiB	(1ull << 30)
+
+static const struct step_case {
+	const char *name;
+	uint64_t bw, bg_ms, ct_ms, dirty, inflight, cap, knob, kernel_bw,
+		 thresh;
+	uint64_t target, kick, want_cap, knob_ms;
+	bool cap_change, clamped, knob_change;
+} cases[] = {
+	/* name              bw        bg    ct    dirty     infl   cap      knob kbw      thresh
+	 *                   target    kick     cap      knob  chg clamp knobchg */
+	{ "below target",    100*MiB, 1000,    0,  50*MiB,      0,       0,    0,       0,      0,
+			     100*MiB,       0,       0, 1000, false, false, true },
+	{ "excess kicked",   100*MiB, 1000,    0, 130*MiB,      0,       0, 1000,       0,      0,
+			     100*MiB,  20*MiB,       0, 1000, false, false, false },
+	{ "in-flight bound", 100*MiB, 1000,    0, 300*MiB, 15*MiB,       0, 1000,       0,      0,
+			     100*MiB,   5*MiB,       0, 1000, false, false, false },
+	{ "target floor",      1*MiB, 1000,    0,  20*MiB,      0,       0, 1000,       0,      0,
+			       8*MiB,       4*MiB,   0, 1000, false, false, false },
+	{ "cap",             100*MiB, 1000, 3000,       0,      0,       0, 1000,       0,      0,
+			     100*MiB,       0, 300*MiB, 1000, true, false, false },
+	{ "cap hysteresis",  100*MiB, 1000, 3000,       0,      0, 280*MiB, 1000,       0,      0,
+			     100*MiB,       0, 300*MiB, 1000, false, false, false },
+	{ "cap floor",         4*MiB, 1000, 2000,       0,      0,       0, 1000,       0,      0,
+			       8*MiB,       0,  64*MiB, 1000, true, false, false },
+	{ "cap clamped",       1*GiB, 1000, 5000,       0,      0,       0, 1000,       0,  2*GiB,
+			       1*GiB,       0,   2*GiB, 1000, true, true, false },
+	{ "clamp in force",    1*GiB, 1000, 5000,       0,      0,   2*GiB, 1000,      0,  2*GiB,
+			       1*GiB,       0,   2*GiB, 1000, false, true, false },
+	{ "threshold unknown", 1*GiB, 1000, 5000,       0,      0,       0, 1000,       0,      0,
+			       1*GiB,       0,   5*GiB, 1000, true, false, false },
+	{ "cap lifted",      100*MiB, 1000,    0,       0,      0, 300*MiB, 1000,       0,      0,
+			     100*MiB,       0,       0, 1000, true, false, false },
+	{ "knob over kernel estimate", 32*MiB, 1000, 0,  0,      0,       0, 1000, 100*MiB,      0,
+			      32*MiB,       0,       0,  320, false, false, true },
+	{ "knob within 1/8",  32*MiB, 1000,    0,       0,      0,       0,  300, 100*MiB,      0,
+			      32*MiB,       0,       0,  320, false, false, false },
+	{ "knob bounded",    500*MiB, 1000,    0,       0,      0,       0, 1000,   5*MiB,      0,
+			     500*MiB,       0,       0, 10000, false, false, true },
+};
+
+static void test_table(void)
+{
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct step_case *c = &cases[i];
+		struct nfswb_estimator_params p = { .fixed_bw = c->bw };
+		struct nfswb_estimator est;
+		struct nfswb_step_in in = {
+			.decide = true,
+			.policy = {
+				.now_ms = 5000, .interval_ms = 100,
+				.nfs_dirty_bytes = c->dirty,
+				.inflight_bytes = c->inflight,
+				.background_time_ms = c->bg_ms,
+				.commit_target_ms = c->ct_ms,
+				.cap_in_force = c->cap,
+				.knob_in_force_ms = c->knob,
+				.kernel_bw = c->kernel_bw,
+				.dirty_threshold = c->thresh,
+			},
+		};
+		struct nfswb_step_out out;
+		const struct nfswb_policy_out *o = &out.decision;
+
+		nfswb_estimator_init(&est, &p);
+		nfswb_step(&est, &in, &out);
+		T_CHECK(out.decided && out.bandwidth == c->bw, "%s: decided",
+			c->name);
+		T_CHECK(o->target_bytes == c->target && o->kick_bytes == c->kick,
+			"%s: target %" PRIu64 " kick %" PRIu64, c->name,
+			o->target_bytes, o->kick_bytes);
+		T_CHECK(o->cap_bytes == c->want_cap &&
+			o->cap_change == c->cap_change &&
+			o->cap_clamped == c->clamped,
+			"%s: cap %" PRIu64 " change %d clamped %d", c->name,
+			o->cap_bytes, o->cap_change, o->cap_clamped);
+		T_CHECK(o->knob_ms == c->knob_ms &&
+			o->knob_change == c->knob_change,
+			"%s: knob %" PRIu64 " change %d", c->name, o->knob_ms,
+			o->knob_change);
+	}
+}
+
+/* The step samples whether or not it decides; no sample, no baseline. */
+static void test_sampling(void)
+{
+	struct nfswb_blkstat st = { .nfields = 17 };
+	struct nfswb_step_in in = {
+		.policy = { .now_ms = 1000, .background_time_ms = 1000 },
+	};
+	struct nfswb_step_out out;
+	struct nfswb_estimator est;
+
+	nfswb_estimator_init(&est, NULL);
+	nfswb_step(&est, &in, &out);
+	T_CHECK(!est.have_prev && !out.decided,
+		"no sample: no baseline, no decision");
+	T_CHECK(out.bandwidth == NFSWB_EST_DEFAULT_INITIAL,
+		"cold estimate %" PRIu64, out.bandwidth);
+
+	in.stat = &st;
+	nfswb_step(&est, &in, &out);
+	T_CHECK(est.have_prev && est.prev_ms == 1000 && !out.decided,
+		"mode off still samples");
+
+	/* 1 s of 100 MiB written, busy throughout: a period that teaches. */
+	st.wr_sectors = 100 * MiB / 512;
+	st.wr_ios = 800;
+	st.io_ticks = 1000;
+	st.wr_ticks = 1000;
+	in.policy.now_ms = 2000;
+	in.decide = true;
+	nfswb_step(&est, &in, &out);
+	T_CHECK(est.busy_samples == 1 && out.decided,
+		"busy period learned: %" PRIu64, est.busy_samples);
+	T_CHECK(out.decision.target_bytes == out.bandwidth,
+		"target %" PRIu64 " from the step's own estimate %" PRIu64,
+		out.decision.target_bytes, out.bandwidth);
+}
+
+int main(void)
+{
+	test_table();
+	test_sampling();
+	return t_result();
+}
