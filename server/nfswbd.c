@@ -37,6 +37,8 @@ enum {
 	OPT_INTERVAL,
 	OPT_METRICS_FILE,
 	OPT_METRICS_LISTEN,
+	OPT_STATUS,
+	OPT_JSON,
 };
 
 static const struct option long_options[] = {
@@ -52,6 +54,8 @@ static const struct option long_options[] = {
 	{ "sysroot",	  required_argument, NULL, OPT_SYSROOT },
 	{ "metrics-file", required_argument, NULL, OPT_METRICS_FILE },
 	{ "metrics-listen", required_argument, NULL, OPT_METRICS_LISTEN },
+	{ "status",	  no_argument,	     NULL, OPT_STATUS },
+	{ "json",	  no_argument,	     NULL, OPT_JSON },
 	{ "verbose",	  no_argument,	     NULL, 'v' },
 	{ "help",	  no_argument,	     NULL, 'h' },
 	{ "version",	  no_argument,	     NULL, 'V' },
@@ -75,6 +79,7 @@ static void usage(FILE *out)
 "      --dry-run          sample, estimate and log decisions; change nothing\n"
 "      --once             run one interval and exit (implies -F)\n"
 "      --check-config     validate, print every export's effective setting\n"
+"      --status [--json]  the running daemon's status, one screen per device\n"
 "  -v, --verbose          more log messages (twice: debug)\n"
 "  -h, --help             this text\n"
 "  -V, --version          print the version\n",
@@ -260,6 +265,12 @@ static int parse_args(int argc, char **argv, struct nfswbd_cmdline *cl)
 		case OPT_METRICS_LISTEN:
 			cl->metrics_listen = optarg;
 			break;
+		case OPT_STATUS:
+			cl->status = true;
+			break;
+		case OPT_JSON:
+			cl->status_json = true;
+			break;
 		case OPT_INTERVAL:
 			if (nfswb_parse_duration_ms(optarg, &cl->interval_ms,
 						    &why) < 0) {
@@ -322,6 +333,8 @@ int main(int argc, char **argv)
 
 	if (cl.check_config)
 		return nfswbd_check_config(&cl);
+	if (cl.status)
+		return nfswbd_status_cmd(&cl, cl.status_json);
 
 	if (cl.once)
 		cl.foreground = true;

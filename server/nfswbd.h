@@ -72,6 +72,7 @@ struct nfswbd_cmdline {
 	bool dry_run;
 	bool once;
 	bool check_config;
+	bool status, status_json;	/* --status [--json] */
 	int verbose;
 };
 
@@ -183,6 +184,9 @@ uint64_t nfswbd_now_ms(void);
 /* status.c */
 int nfswbd_status_write(const struct nfswbd_settings *s,
 			const struct nfswbd_table *t, uint64_t now_ms);
+
+/* statuscmd.c */
+int nfswbd_status_cmd(const struct nfswbd_cmdline *cl, bool json);
 
 /* checkconf.c */
 int nfswbd_check_config(const struct nfswbd_cmdline *cl);

@@ -4,16 +4,14 @@
  * and nfswbd's status.json (per device, and per file owner once the daemon
  * reports owners in files mode), written as "# nfswb-sample" lines.
  *
- * status.json is read with a small reader that visits every object and
- * keeps its scalar members: a device is an object with "bdi", an owner
- * entry one with a numeric "owner" (a uid).
+ * status.json is read through lib's one parser (statusfile.h): devices
+ * from "devices", owner entries ({"owner": UID, "dirty_bytes": N}) from
+ * anywhere in the document.
  */
 #include "config.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -21,6 +19,7 @@
 #include "capture.h"
 #include "report.h"
 #include "status.h"
+#include "statusfile.h"
 
 double sample_now(void)
 {
@@ -63,92 +62,13 @@ int sample_bdi(const char *bdi, FILE *out, double t)
 	return 0;
 }
 
-/* ---- a small JSON reader: objects' scalar members ---- */
-
-#define MEMBERS_MAX	32
-
-struct member {
-	char key[32];
-	char str[64];
-	bool is_num;
-	double num;
-};
-
-struct reader {
-	const char *p, *end;
-	int depth;
-	struct status_doc *doc;
-};
-
-static void skip_ws(struct reader *r)
+/* Owner entries anywhere in the document: {"owner": UID, "dirty_bytes": N}. */
+static void find_owners(const struct nfswb_jval *v, struct status_doc *d)
 {
-	while (r->p < r->end && isspace((unsigned char)*r->p))
-		r->p++;
-}
+	uint64_t uid, dirty;
 
-/* A string into @out (truncated, escapes kept simple). */
-static int read_string(struct reader *r, char *out, size_t len)
-{
-	size_t n = 0;
-
-	if (r->p >= r->end || *r->p != '"')
-		return -1;
-	r->p++;
-	while (r->p < r->end && *r->p != '"') {
-		char c = *r->p++;
-
-		if (c == '\\') {
-			if (r->p >= r->end)
-				return -1;
-			c = *r->p++;
-			if (c == 'u') {
-				/* Non-ASCII is not expected here: keep '?'. */
-				r->p += r->end - r->p >= 4 ? 4 : r->end - r->p;
-				c = '?';
-			}
-		}
-		if (n + 1 < len)
-			out[n++] = c;
-	}
-	if (r->p >= r->end)
-		return -1;
-	r->p++;
-	if (len)
-		out[n] = '\0';
-	return 0;
-}
-
-static int read_value(struct reader *r, struct member *m);
-
-static void object_done(struct reader *r, const struct member *m, size_t n)
-{
-	const struct member *bdi = NULL, *owner = NULL, *dirty = NULL,
-			    *bw = NULL;
-	struct status_doc *d = r->doc;
-
-	for (size_t i = 0; i < n; i++) {
-		if (!strcmp(m[i].key, "bdi") && !m[i].is_num)
-			bdi = &m[i];
-		else if (!strcmp(m[i].key, "owner") && m[i].is_num)
-			owner = &m[i];
-		else if (!strcmp(m[i].key, "dirty_bytes") && m[i].is_num)
-			dirty = &m[i];
-		else if ((!strcmp(m[i].key, "bytes_per_s") ||
-			  !strcmp(m[i].key, "bandwidth")) && m[i].is_num)
-			bw = &m[i];
-	}
-	if (bdi && d->ndevices < STATUS_MAX) {
-		struct status_device *dev = &d->devices[d->ndevices++];
-
-		snprintf(dev->bdi, sizeof(dev->bdi), "%s", bdi->str);
-		dev->has_dirty = dirty != NULL;
-		dev->dirty = dirty ? (uint64_t)dirty->num : 0;
-		/* "bandwidth": {"bytes_per_s": N} was lifted to N. */
-		dev->has_bandwidth = bw != NULL;
-		dev->bandwidth = bw ? (uint64_t)bw->num : 0;
-	} else if (owner && dirty && owner->num >= 0 &&
-		   owner->num <= UINT32_MAX) {
-		uint32_t uid = (uint32_t)owner->num;
+	if (v->type == NFSWB_J_OBJ && nfswb_jget_u64(v, "owner", &uid) &&
+	    nfswb_jget_u64(v, "dirty_bytes", &dirty) && uid <= UINT32_MAX) {
 		size_t i;
 
 		for (i = 0; i < d->nowners; i++)
@@ -158,186 +78,56 @@ static void object_done(struct reader *r, const struct member *m, size_t n)
 			if (d->nowners == STATUS_MAX)
 				return;
 			d->owners[d->nowners++] =
-				(struct status_owner){ .uid = uid };
+				(struct status_owner){ .uid = (uint32_t)uid };
 		}
-		d->owners[i].dirty += (uint64_t)dirty->num;
+		d->owners[i].dirty += dirty;
 		d->owners[i].files++;
 	}
-}
-
-static int read_object(struct reader *r, struct member *parent)
-{
-	struct member m[MEMBERS_MAX];
-	size_t n = 0;
-
-	if (++r->depth > 32)
-		return -1;
-	r->p++;		/* '{' */
-	skip_ws(r);
-	if (r->p < r->end && *r->p == '}') {
-		r->p++;
-		r->depth--;
-		return 0;
-	}
-	for (;;) {
-		struct member cur = { 0 };
-
-		skip_ws(r);
-		if (read_string(r, cur.key, sizeof(cur.key)))
-			return -1;
-		skip_ws(r);
-		if (r->p >= r->end || *r->p++ != ':')
-			return -1;
-		skip_ws(r);
-		if (read_value(r, &cur))
-			return -1;
-		if (n < MEMBERS_MAX)
-			m[n++] = cur;
-		skip_ws(r);
-		if (r->p < r->end && *r->p == ',') {
-			r->p++;
-			continue;
-		}
-		if (r->p < r->end && *r->p == '}') {
-			r->p++;
-			break;
-		}
-		return -1;
-	}
-	/* Lift a nested "bytes_per_s" ("bandwidth": {...}) to the parent. */
-	for (size_t i = 0; parent && i < n; i++)
-		if (!strcmp(m[i].key, "bytes_per_s") && m[i].is_num) {
-			parent->is_num = true;
-			parent->num = m[i].num;
-		}
-	object_done(r, m, n);
-	r->depth--;
-	return 0;
-}
-
-static int read_array(struct reader *r)
-{
-	if (++r->depth > 32)
-		return -1;
-	r->p++;		/* '[' */
-	skip_ws(r);
-	if (r->p < r->end && *r->p == ']') {
-		r->p++;
-		r->depth--;
-		return 0;
-	}
-	for (;;) {
-		struct member ignored = { 0 };
-
-		skip_ws(r);
-		if (read_value(r, &ignored))
-			return -1;
-		skip_ws(r);
-		if (r->p < r->end && *r->p == ',') {
-			r->p++;
-			continue;
-		}
-		if (r->p < r->end && *r->p == ']') {
-			r->p++;
-			break;
-		}
-		return -1;
-	}
-	r->depth--;
-	return 0;
-}
-
-static int read_value(struct reader *r, struct member *m)
-{
-	char *end;
-
-	if (r->p >= r->end)
-		return -1;
-	switch (*r->p) {
-	case '{':
-		return read_object(r, m);
-	case '[':
-		return read_array(r);
-	case '"':
-		return read_string(r, m->str, sizeof(m->str));
-	case 't':
-	case 'f':
-	case 'n': {
-		static const char *const words[] = { "true", "false", "null" };
-
-		for (size_t i = 0; i < 3; i++) {
-			size_t l = strlen(words[i]);
-
-			if ((size_t)(r->end - r->p) >= l &&
-			    !strncmp(r->p, words[i], l)) {
-				r->p += l;
-				return 0;
-			}
-		}
-		return -1;
-	}
-	default: {
-		char num[64];
-		size_t l = 0;
-
-		while (r->p + l < r->end && l < sizeof(num) - 1 &&
-		       strchr("-+.eE0123456789", r->p[l]))
-			l++;
-		if (!l)
-			return -1;
-		memcpy(num, r->p, l);
-		num[l] = '\0';
-		m->num = strtod(num, &end);
-		/* nfswbd writes counts and rates: -1e999 is no byte count. */
-		if (*end || !isfinite(m->num) || m->num < 0 ||
-		    m->num >= 18446744073709551616.0)
-			return -1;
-		m->is_num = true;
-		r->p += l;
-		return 0;
-	}
-	}
+	for (size_t i = 0; i < v->nkids; i++)
+		find_owners(&v->kids[i], d);
 }
 
 int status_read(const char *path, struct status_doc *doc)
 {
-	struct reader r = { 0 };
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	struct member top = { 0 };
-	FILE *f = fopen(path, "r");
-	int ret;
+	const struct nfswb_jval *devs;
+	struct nfswb_jval root;
+	char why[512];
+	int r;
 
 	memset(doc, 0, sizeof(*doc));
-	if (!f)
-		return -errno;
-	for (;;) {
-		size_t n;
+	r = nfswb_status_load(path, &root, why, sizeof(why));
+	if (r)
+		return r;
+	devs = nfswb_jget(&root, "devices");
+	for (size_t i = 0; devs && devs->type == NFSWB_J_ARR &&
+			   i < devs->nkids && doc->ndevices < STATUS_MAX; i++) {
+		const struct nfswb_jval *d = &devs->kids[i];
+		struct status_device *dev = &doc->devices[doc->ndevices];
+		const char *bdi = nfswb_jget_str(d, "bdi", NULL);
+		int dirty, bw;
 
-		if (len == cap) {
-			char *nb = realloc(buf, cap ? cap * 2 : 8192);
-
-			if (!nb || cap > (64u << 20)) {
-				free(nb ? nb : buf);
-				fclose(f);
-				return -ENOMEM;
-			}
-			buf = nb;
-			cap = cap ? cap * 2 : 8192;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
+		if (!bdi)
+			continue;
+		snprintf(dev->bdi, sizeof(dev->bdi), "%s", bdi);
+		dirty = nfswb_jget_count(d, "dirty_bytes", &dev->dirty);
+		bw = nfswb_jget_count(d, "bandwidth.bytes_per_s",
+				      &dev->bandwidth);
+		if (bw == 0 && nfswb_jget(d, "bandwidth") &&
+		    nfswb_jget(d, "bandwidth")->type == NFSWB_J_NUM)
+			bw = nfswb_jget_count(d, "bandwidth", &dev->bandwidth);
+		/* A number no count can have: not nfswbd's file. */
+		if (dirty < 0 || bw < 0) {
+			r = -EINVAL;
 			break;
+		}
+		dev->has_dirty = dirty > 0;
+		dev->has_bandwidth = bw > 0;
+		doc->ndevices++;
 	}
-	fclose(f);
-	r.p = buf;
-	r.end = buf + len;
-	r.doc = doc;
-	skip_ws(&r);
-	ret = read_value(&r, &top) ? -EINVAL : 0;
-	free(buf);
-	return ret;
+	if (!r)
+		find_owners(&root, doc);
+	nfswb_jval_free(&root);
+	return r;
 }
 
 int sample_status(const char *path, FILE *out, double t)

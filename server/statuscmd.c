@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * statuscmd.c - nfswbd --status: the running daemon's status.json as one
+ * screen per device, like exportfs -v or nfsstat, or (--json) the
+ * document itself once lib's parser accepted it.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "nfswbd.h"
+#include "statusfile.h"
+#include "units.h"
+
+static const char *size_or(const struct nfswb_jval *d, const char *path,
+			   char *buf, size_t len, const char *none)
+{
+	uint64_t v;
+
+	if (!nfswb_jget_u64(d, path, &v))
+		return none;
+	nfswb_format_size(v, buf, len);
+	return buf;
+}
+
+static uint64_t u64_or0(const struct nfswb_jval *d, const char *path)
+{
+	uint64_t v = 0;
+
+	nfswb_jget_u64(d, path, &v);
+	return v;
+}
+
+/* Seconds the process has run, from /proc/PID/stat's starttime. */
+static bool process_uptime(long pid, double *secs)
+{
+	unsigned long long start;
+	char path[64], buf[1024], *p;
+	struct timespec now;
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	/* After "(comm)", field 22 is starttime: the 20th from here. */
+	p = strrchr(buf, ')');
+	if (!p)
+		return false;
+	for (int field = 3; field <= 22 && p; field++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p, " %llu", &start) != 1)
+		return false;
+	clock_gettime(CLOCK_BOOTTIME, &now);
+	*secs = (double)now.tv_sec + now.tv_nsec / 1e9 -
+		(double)start / (double)sysconf(_SC_CLK_TCK);
+	return true;
+}
+
+static void print_duration(double s)
+{
+	uint64_t t = s > 0 ? (uint64_t)s : 0;
+
+	if (t >= 86400)
+		printf("%" PRIu64 "d%02" PRIu64 "h", t / 86400, t % 86400 / 3600);
+	else if (t >= 3600)
+		printf("%" PRIu64 "h%02" PRIu64 "m", t / 3600, t % 3600 / 60);
+	else
+		printf("%" PRIu64 "m%02" PRIu64 "s", t / 60, t % 60);
+}
+
+static void print_device(const struct nfswb_jval *d)
+{
+	const struct nfswb_jval *ex = nfswb_jget(d, "exports");
+	char a[32], b[32], c[32], e[32];
+	const char *mode = nfswb_jget_str(d, "mode", "?");
+	const char *eff = nfswb_jget_str(d, "effective_mode", "?");
+
+	printf("\n%s  %s  %s\n", nfswb_jget_str(d, "bdi", "?"),
+	       nfswb_jget_str(d, "blockdev", "?"),
+	       nfswb_jget_str(d, "fstype", "?"));
+	printf("  exports     ");
+	for (size_t i = 0; ex && ex->type == NFSWB_J_ARR && i < ex->nkids; i++)
+		printf("%s%s", i ? ", " : "",
+		       ex->kids[i].type == NFSWB_J_STR ? ex->kids[i].str : "?");
+	printf("\n  mode        %s", mode);
+	if (strcmp(mode, eff))
+		printf(" -> %s", eff);
+	if (nfswb_jget(d, "with_limit") && nfswb_jget(d, "with_limit")->b)
+		printf(" + limit");
+	printf("\n  why         %s\n", nfswb_jget_str(d, "mode_reason", "-"));
+	printf("  bandwidth   %s/s (%s, %" PRIu64 " busy samples)\n",
+	       size_or(d, "bandwidth.bytes_per_s", a, sizeof(a), "?"),
+	       nfswb_jget_str(d, "bandwidth.state", "?"),
+	       u64_or0(d, "bandwidth.busy_samples"));
+	printf("  target      %-12s dirty %s (%s)\n",
+	       size_or(d, "target_bytes", a, sizeof(a), "-"),
+	       size_or(d, "dirty_bytes", b, sizeof(b), "?"),
+	       nfswb_jget_str(d, "dirty_source", "?"));
+	printf("  in flight   %-12s cap   %s\n",
+	       size_or(d, "counters.inflight_bytes", c, sizeof(c), "0"),
+	       u64_or0(d, "counters.cap_bytes") ?
+	       size_or(d, "counters.cap_bytes", e, sizeof(e), "-") : "none");
+	printf("  kicks       %-12" PRIu64 " kicked %s\n",
+	       u64_or0(d, "counters.kicks"),
+	       size_or(d, "counters.bytes_kicked", a, sizeof(a), "0"));
+	printf("  errors      %" PRIu64 "\n", u64_or0(d, "counters.errors"));
+}
+
+/**
+ * nfswbd_status_cmd - print STATE_DIR/status.json for people (or as is).
+ * Returns the exit status: 0, 1 when there is no readable status (the
+ * daemon is not running there), 2 for a file that is not its status.
+ */
+int nfswbd_status_cmd(const struct nfswbd_cmdline *cl, bool json)
+{
+	struct nfswbd_settings s;
+	struct nfswb_export_opts defaults;
+	struct nfswb_diag diag = { 0 };
+	const struct nfswb_jval *devs;
+	struct nfswb_jval doc;
+	char path[4096], why[512];
+	uint64_t pid, mono;
+	double up;
+	int r;
+
+	nfswbd_settings_load(cl, &s, &defaults, &diag);
+	nfswb_diag_clear(&diag);
+	snprintf(path, sizeof(path), "%s/status.json",
+		 s.state_dir ? s.state_dir : NFSWB_STATEDIR);
+	nfswbd_settings_free(&s);
+	r = nfswb_status_load(path, &doc, why, sizeof(why));
+	if (r) {
+		fprintf(stderr, "nfswbd: %s%s\n", why, r == -ENOENT ?
+			" (is nfswbd running with this --state-dir?)" : "");
+		return r == -ENOENT || r == -EACCES ? 1 : 2;
+	}
+	if (json) {
+		FILE *f = fopen(path, "r");
+		char buf[8192];
+		size_t n;
+
+		/* The parser accepted it; hand out exactly what it read. */
+		while (f && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+			fwrite(buf, 1, n, stdout);
+		if (f)
+			fclose(f);
+		nfswb_jval_free(&doc);
+		return fflush(stdout) ? 1 : 0;
+	}
+
+	printf("nfswbd %s, pid %s", nfswb_jget_str(&doc, "version", "?"),
+	       nfswb_jget_u64(&doc, "pid", &pid) ? "" : "?");
+	if (nfswb_jget_u64(&doc, "pid", &pid))
+		printf("%" PRIu64, pid);
+	printf(", %s, interval %" PRIu64 "ms\n",
+	       nfswb_jget_str(&doc, "mode", "?"),
+	       u64_or0(&doc, "interval_ms"));
+	printf("  up          ");
+	if (pid && kill((pid_t)pid, 0) == 0 && process_uptime((long)pid, &up))
+		print_duration(up);
+	else
+		printf("not running (the file is a leftover)");
+	if (nfswb_jget_u64(&doc, "monotonic_ms", &mono)) {
+		struct timespec now;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		printf(", status written %.1f s ago",
+		       (double)now.tv_sec + now.tv_nsec / 1e9 - mono / 1e3);
+	}
+	printf("\n  config      %s, %s\n",
+	       nfswb_jget_str(&doc, "config.exports_file", "?"),
+	       nfswb_jget_str(&doc, "config.nfs_conf", "?"));
+	devs = nfswb_jget(&doc, "devices");
+	if (!devs || devs->type != NFSWB_J_ARR || !devs->nkids)
+		printf("\nno devices: no export is configured\n");
+	for (size_t i = 0; devs && devs->type == NFSWB_J_ARR &&
+			   i < devs->nkids; i++)
+		print_device(&devs->kids[i]);
+	nfswb_jval_free(&doc);
+	return fflush(stdout) ? 1 : 0;
+}
