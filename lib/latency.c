@@ -106,29 +106,60 @@ void nfswb_lat_summarize(struct nfswb_lat *l, struct nfswb_lat_summary *s)
 		s->pct_us[i] = nfswb_lat_percentile(l, nfswb_lat_pct_list[i]);
 }
 
+/*
+ * fio's display units: a figure set moves to msec when every number in it
+ * is above 1000 usec (fio's usec_to_msec), and here on to sec above 10^6,
+ * since COMMITs can take seconds.  The latency line weighs min, max, mean
+ * and stdev; the percentiles their smallest value, as fio does.
+ */
+struct lat_unit {
+	const char *name;
+	uint64_t div;
+};
+
+static struct lat_unit unit_above(double smallest)
+{
+	if (smallest > 1e6)
+		return (struct lat_unit){ "sec", 1000000 };
+	if (smallest > 1e3)
+		return (struct lat_unit){ "msec", 1000 };
+	return (struct lat_unit){ "usec", 1 };
+}
+
 void nfswb_lat_print_text(FILE *out, const char *label,
 			  const struct nfswb_lat_summary *s)
 {
-	int width = snprintf(NULL, 0, "%" PRIu64, s->max_us);
+	struct lat_unit u, pu;
+	uint64_t min_pct = UINT64_MAX;
+	int width;
 
-	/* fio's column is 7 wide; seconds-long COMMITs need more. */
-	if (width < 7)
-		width = 7;
 	if (!s->count) {
 		fprintf(out, "  %s (usec): no samples\n", label);
 		return;
 	}
-	fprintf(out, "  %s (usec): min=%" PRIu64 ", max=%" PRIu64
+	u = unit_above(fmin(fmin((double)s->min_us, (double)s->max_us),
+			    fmin(s->mean_us, s->stdev_us)));
+	fprintf(out, "  %s (%s): min=%" PRIu64 ", max=%" PRIu64
 		", avg=%.2f, stdev=%.2f, samples=%" PRIu64 "\n",
-		label, s->min_us, s->max_us, s->mean_us, s->stdev_us,
+		label, u.name, s->min_us / u.div, s->max_us / u.div,
+		s->mean_us / (double)u.div, s->stdev_us / (double)u.div,
 		s->count);
-	fprintf(out, "  %s percentiles (usec):\n", label);
+
+	for (int i = 0; i < NFSWB_LAT_NPCT; i++)
+		if (s->pct_us[i] < min_pct)
+			min_pct = s->pct_us[i];
+	pu = unit_above((double)min_pct);
+	/* fio's column is 7 wide; seconds-long COMMITs need more. */
+	width = snprintf(NULL, 0, "%" PRIu64, s->max_us / pu.div);
+	if (width < 7)
+		width = 7;
+	fprintf(out, "  %s percentiles (%s):\n", label, pu.name);
 	for (int i = 0; i < NFSWB_LAT_NPCT; i++) {
 		/* Four per row, as fio does. */
 		if (i % 4 == 0)
 			fputs("     |", out);
 		fprintf(out, " %5.2fth=[%*" PRIu64 "]%s",
-			nfswb_lat_pct_list[i], width, s->pct_us[i],
+			nfswb_lat_pct_list[i], width, s->pct_us[i] / pu.div,
 			i == NFSWB_LAT_NPCT - 1 ? "\n" :
 			i % 4 == 3 ? ",\n" : ",");
 	}
@@ -155,7 +186,7 @@ static void print_stars(FILE *out, uint64_t val, uint64_t max, int width)
 }
 
 void nfswb_lat_print_log2(FILE *out, const char *label,
-			  const struct nfswb_lat *l)
+			  const struct nfswb_lat *l, bool msecs)
 {
 	uint64_t hist[NFSWB_LAT_LOG2_BUCKETS + 1] = { 0 };
 	unsigned int top = 0;
@@ -163,7 +194,9 @@ void nfswb_lat_print_log2(FILE *out, const char *label,
 	bool wide;
 
 	for (size_t i = 0; i < l->count; i++) {
-		unsigned int b = nfswb_lat_log2_bucket(l->us[i]);
+		/* nfsdist -m divides before bucketing, as here. */
+		unsigned int b = nfswb_lat_log2_bucket(msecs ? l->us[i] / 1000 :
+						       l->us[i]);
 
 		hist[b]++;
 		if (b > top)
@@ -181,7 +214,8 @@ void nfswb_lat_print_log2(FILE *out, const char *label,
 	/* Columns widen once the values need more than 10 digits. */
 	wide = top > 32;
 	fprintf(out, wide ? "%20s%-19s : count     distribution\n" :
-			    "%5s%-19s : count     distribution\n", "", "usecs");
+			    "%5s%-19s : count     distribution\n", "",
+		msecs ? "msecs" : "usecs");
 	for (unsigned int b = 1; b <= top; b++) {
 		uint64_t lo = b == 1 ? 0 : UINT64_C(1) << (b - 1);
 		uint64_t hi = b == 64 ? UINT64_MAX : (UINT64_C(1) << b) - 1;

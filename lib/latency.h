@@ -8,6 +8,7 @@
 #ifndef NFSWB_LATENCY_H
 #define NFSWB_LATENCY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -70,6 +71,9 @@ uint64_t nfswb_lat_percentile(const struct nfswb_lat *sorted, double p);
  * @label: e.g. "commit": prints "commit (usec): min=..., max=..., avg=...,
  *	stdev=..." then "commit percentiles (usec):" four per row
  * @s: the figures
+ *
+ * Units scale as fio's do: msec when every figure of the line (or every
+ * percentile) is above 1000 usec, sec when above 10^6.
  */
 void nfswb_lat_print_text(FILE *out, const char *label,
 			  const struct nfswb_lat_summary *s);
@@ -91,9 +95,10 @@ unsigned int nfswb_lat_log2_bucket(uint64_t us);
  * @out: stream
  * @label: title line
  * @l: samples (sorted or not)
+ * @msecs: buckets of milliseconds, as nfsdist -m prints them
  */
 void nfswb_lat_print_log2(FILE *out, const char *label,
-			  const struct nfswb_lat *l);
+			  const struct nfswb_lat *l, bool msecs);
 
 /**
  * nfswb_lat_json() - the figures as one JSON object

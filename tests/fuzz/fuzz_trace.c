@@ -53,7 +53,7 @@ static void check_figures(const struct nfswb_trace_ops *ops)
 	nfswb_json_init(&j, f, false);
 	nfswb_lat_json(&j, NULL, &s);
 	nfswb_json_end(&j);
-	nfswb_lat_print_log2(f, "fuzz", &lat);
+	nfswb_lat_print_log2(f, "fuzz", &lat, false);
 	fclose(f);
 	FUZZ_CHECK(buf && buf[0] == '{');
 	free(buf);

@@ -5,20 +5,7 @@
 # is named as one, output that cannot be written (/dev/full) fails every
 # subcommand, and a status.json number no count can have (-1e999) is
 # refused rather than printed as 8388608 TiB.
-report=${NFSWB_REPORT:-../tools/report/nfswb-report}
-work=$(mktemp -d) || exit 1
-trap 'rm -rf "$work"' EXIT
-fail=0
-check() {	# check DESCRIPTION COMMAND...
-	local msg=$1
-	shift
-	if "$@"; then
-		echo "ok: $msg"
-	else
-		echo "FAIL: $msg" >&2
-		fail=1
-	fi
-}
+. "${srcdir:-.}/unit/report_lib.sh"
 
 trace=$work/t.trace
 for i in 1 2 3 4 5; do

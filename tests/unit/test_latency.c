@@ -184,7 +184,7 @@ static void test_log2_print(void)
 		nfswb_lat_add(&l, rnd() % 5000000);
 	nfswb_lat_add(&l, 0);
 	f = open_memstream(&buf, &len);
-	nfswb_lat_print_log2(f, "commit latency", &l);
+	nfswb_lat_print_log2(f, "commit latency", &l, false);
 	fclose(f);
 
 	for (line = strtok_r(buf, "\n", &save); line;
@@ -274,6 +274,74 @@ static void test_text(void)
 	nfswb_lat_free(&l);
 }
 
+/* fio's unit scaling: msec once every figure is over 1000 usec, sec over 10^6. */
+static void test_text_units(void)
+{
+	static const struct {
+		uint64_t base, step;
+		const char *line, *pct, *p50;
+	} t[] = {
+		/* 1001..1100 usec, but stdev 29: the line stays in usec */
+		{ 1000, 1, "commit (usec): min=1001, max=1100, avg=1050.50,",
+		  "commit percentiles (msec):", "50.00th=[      1]" },
+		/* 2..200 ms, stdev 58 ms */
+		{ 0, 2000, "commit (msec): min=2, max=200, avg=101.00, "
+		  "stdev=58.02,", "commit percentiles (msec):",
+		  "50.00th=[    100]" },
+		/* 2..200 s */
+		{ 0, 2000000, "commit (sec): min=2, max=200, avg=101.00, "
+		  "stdev=58.02,", "commit percentiles (sec):",
+		  "50.00th=[    100]" },
+		/* 0..99 usec: usec whatever the spread */
+		{ 0, 1, "commit (usec): min=1, max=100,",
+		  "commit percentiles (usec):", "50.00th=[     50]" },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct nfswb_lat l = { 0 };
+		struct nfswb_lat_summary s;
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f;
+
+		for (uint64_t v = 1; v <= 100; v++)
+			nfswb_lat_add(&l, t[i].base + v * t[i].step);
+		nfswb_lat_summarize(&l, &s);
+		f = open_memstream(&buf, &len);
+		nfswb_lat_print_text(f, "commit", &s);
+		fclose(f);
+		T_CHECK(strstr(buf, t[i].line), "case %zu: %s", i, buf);
+		T_CHECK(strstr(buf, t[i].pct), "case %zu: %s", i, buf);
+		T_CHECK(strstr(buf, t[i].p50), "case %zu: %s", i, buf);
+		free(buf);
+		nfswb_lat_free(&l);
+	}
+}
+
+/* -m: the same samples in millisecond buckets, as nfsdist -m. */
+static void test_log2_msecs(void)
+{
+	struct nfswb_lat l = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	nfswb_lat_add(&l, 500);		/* 0 ms */
+	nfswb_lat_add(&l, 1999);	/* 1 ms */
+	nfswb_lat_add(&l, 3000);	/* 3 ms: [2, 3] */
+	nfswb_lat_add(&l, 3999);
+	nfswb_lat_add(&l, 40000);	/* 40 ms: [32, 63] */
+	f = open_memstream(&buf, &len);
+	nfswb_lat_print_log2(f, "commit latency", &l, true);
+	fclose(f);
+	T_CHECK(strstr(buf, "msecs"), "%s", buf);
+	T_CHECK(strstr(buf, "         0 -> 1          : 2 "), "%s", buf);
+	T_CHECK(strstr(buf, "         2 -> 3          : 2 "), "%s", buf);
+	T_CHECK(strstr(buf, "        32 -> 63         : 1 "), "%s", buf);
+	free(buf);
+	nfswb_lat_free(&l);
+}
+
 int main(void)
 {
 	test_permutations();
@@ -282,5 +350,7 @@ int main(void)
 	test_log2_print();
 	test_json();
 	test_text();
+	test_text_units();
+	test_log2_msecs();
 	return t_result();
 }

@@ -12,22 +12,22 @@
 
 #include "report.h"
 
-static void compare_help(FILE *out)
-{
-	fputs("usage: nfswb-report compare [--json] A B\n\n"
-	      "The figures of trace A (before) and trace B (after) side by "
-	      "side, with the\n"
-	      "ratio B/A: below 1 means B waited less.\n\n"
-	      "  -j, --json  one JSON object {a, b, ratio}\n"
-	      "  -h, --help  this text\n", out);
-}
-
 /* One compared figure: its name and how to read it from a summary. */
 struct row {
 	const char *name;
 	bool have;
 	double a, b;
+	bool few_a, few_b;	/* a side has too few samples for it */
 };
+
+/*
+ * The p-th percentile of n samples is their maximum while n < 100/(100-p):
+ * a p99 of 20 COMMITs is the slowest of them, not a 1-in-100 figure.
+ */
+static uint64_t samples_for(double p)
+{
+	return (uint64_t)llround(100.0 / (100.0 - p));
+}
 
 static double pct(const struct nfswb_lat_summary *s, double p)
 {
@@ -45,20 +45,40 @@ static size_t lat_rows(struct row *r, const char *op,
 	static const double show[] = { 50.0, 90.0, 99.0, 99.9 };
 	bool have = a->count && b->count;
 	size_t n = 0;
+	char few[2][160] = { "", "" };
 
 #define ROW(h, x, y, ...)						\
 	do {								\
 		snprintf(names[n], 32, __VA_ARGS__);			\
-		r[n] = (struct row){ names[n], (h), (x), (y) };		\
+		r[n] = (struct row){ .name = names[n], .have = (h),	\
+				    .a = (x), .b = (y) };		\
 		n++;							\
 	} while (0)
 	ROW(true, (double)a->count, (double)b->count, "%s count", op);
 	ROW(have, (double)a->min_us, (double)b->min_us, "%s min (us)", op);
 	ROW(have, a->mean_us, b->mean_us, "%s mean (us)", op);
 	ROW(have, a->stdev_us, b->stdev_us, "%s stdev (us)", op);
-	for (size_t i = 0; i < sizeof(show) / sizeof(show[0]); i++)
+	for (size_t i = 0; i < sizeof(show) / sizeof(show[0]); i++) {
+		uint64_t need = samples_for(show[i]);
+
 		ROW(have, pct(a, show[i]), pct(b, show[i]), "%s p%g (us)", op,
 		    show[i]);
+		r[n - 1].few_a = have && a->count < need;
+		r[n - 1].few_b = have && b->count < need;
+		for (int side = 0; side < 2; side++) {
+			size_t l = strlen(few[side]);
+
+			if (side ? r[n - 1].few_b : r[n - 1].few_a)
+				snprintf(few[side] + l, sizeof(few[side]) - l,
+					 "%sp%g needs %" PRIu64, l ? ", " : "",
+					 show[i], need);
+		}
+	}
+	for (int side = 0; side < 2; side++)
+		if (few[side][0])
+			report_err("compare", "warning: %c has %" PRIu64 " %s "
+				   "samples: %s", side ? 'B' : 'A',
+				   side ? b->count : a->count, op, few[side]);
 	ROW(have, (double)a->max_us, (double)b->max_us, "%s max (us)", op);
 #undef ROW
 	return n;
@@ -66,27 +86,21 @@ static size_t lat_rows(struct row *r, const char *op,
 
 static int compare_run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct report_figures fa, fb;
 	char names[32][32];
 	struct row rows[32];
-	bool json = false;
+	bool json = false, few = false;
 	size_t n = 0;
 	double ra, rb;
 	int c, ret = 1;
 
-	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+	while ((c = report_getopt(&report_compare_cmd, argc, argv)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;
 			break;
 		case 'h':
-			compare_help(stdout);
-			return 0;
+			return report_help(&report_compare_cmd, stdout);
 		default:
 			return report_bad_option(&report_compare_cmd);
 		}
@@ -111,14 +125,14 @@ static int compare_run(int argc, char **argv)
 		      names + n);
 	n += lat_rows(rows + n, "write", &fa.all.write_s, &fb.all.write_s,
 		      names + n);
-	rows[n++] = (struct row){ "write bytes", fa.all.write_ops &&
-				  fb.all.write_ops,
-				  (double)fa.all.write_bytes,
-				  (double)fb.all.write_bytes };
+	rows[n++] = (struct row){ .name = "write bytes",
+				  .have = fa.all.write_ops && fb.all.write_ops,
+				  .a = (double)fa.all.write_bytes,
+				  .b = (double)fb.all.write_bytes };
 	ra = report_write_rate(&fa.all);
 	rb = report_write_rate(&fb.all);
-	rows[n++] = (struct row){ "write rate (B/s)", ra >= 0 && rb >= 0,
-				  ra, rb };
+	rows[n++] = (struct row){ .name = "write rate (B/s)",
+				  .have = ra >= 0 && rb >= 0, .a = ra, .b = rb };
 
 	if (json) {
 		struct nfswb_json j;
@@ -133,6 +147,20 @@ static int compare_run(int argc, char **argv)
 		nfswb_json_obj_begin(&j, "b");
 		report_json_group(&j, &fb, &fb.all);
 		nfswb_json_obj_end(&j);
+		/* Figures a side has too few samples for (its maximum). */
+		nfswb_json_arr_begin(&j, "few_samples");
+		for (size_t i = 0; i < n; i++) {
+			char what[48];
+
+			if (rows[i].few_a || rows[i].few_b) {
+				snprintf(what, sizeof(what), "%s: %s",
+					 rows[i].few_a && rows[i].few_b ?
+					 "A and B" : rows[i].few_a ? "A" : "B",
+					 rows[i].name);
+				nfswb_json_str(&j, NULL, what);
+			}
+		}
+		nfswb_json_arr_end(&j);
 		nfswb_json_obj_begin(&j, "ratio");
 		for (size_t i = 0; i < n; i++) {
 			if (rows[i].have && rows[i].a > 0)
@@ -159,14 +187,19 @@ static int compare_run(int argc, char **argv)
 			/* Counts and microseconds are whole numbers. */
 			printf(rows[i].a == floor(rows[i].a) &&
 			       rows[i].b == floor(rows[i].b) ?
-			       " %16.0f %16.0f" : " %16.1f %16.1f",
-			       rows[i].a, rows[i].b);
+			       " %15.0f%c %15.0f%c" : " %15.1f%c %15.1f%c",
+			       rows[i].a, rows[i].few_a ? '*' : ' ',
+			       rows[i].b, rows[i].few_b ? '*' : ' ');
 			if (rows[i].a > 0)
 				printf(" %9.3f\n", rows[i].b / rows[i].a);
 			else
 				printf(" %9s\n", "-");
+			few |= rows[i].few_a || rows[i].few_b;
 		}
 	}
+	if (few)
+		printf("\n* fewer samples than the percentile needs: it is "
+		       "that side's maximum\n");
 	ret = 0;
 out:
 	report_figures_free(&fb);
@@ -178,6 +211,15 @@ const struct report_cmd report_compare_cmd = {
 	.name = "compare",
 	.args = "[--json] A B",
 	.oneline = "two traces side by side with ratios (before/after)",
+	.about = "The figures of trace A (before) and trace B (after) side "
+		 "by side, with the\n"
+		 "ratio B/A: below 1 means B waited less.  A percentile that "
+		 "a side has too few\n"
+		 "samples for (p99 needs 100) is marked '*' and warned about.",
+	.opts = (const struct report_opt[]){
+		{ 'j', "json", NULL, "one JSON object {a, b, few_samples, "
+		  "ratio}" },
+		{ 0 },
+	},
 	.run = compare_run,
-	.help = compare_help,
 };

@@ -20,24 +20,6 @@
 #include "status.h"
 #include "units.h"
 
-static void live_help(FILE *out)
-{
-	fputs("usage: nfswb-report live [-i INTERVAL] [-n COUNT] [-p PID] "
-	      "[-s STATUS] [-T]\n\n"
-	      "Refresh every INTERVAL (default 1s) with COMMIT and WRITE "
-	      "latency over the last\n"
-	      "interval and since the start, per client, and nfswbd's devices "
-	      "and file owners.\n"
-	      "Ctrl-C ends it; the tracefs instance is removed.\n\n"
-	      "  -i, --interval D    refresh period, e.g. 1s, 500ms\n"
-	      "  -n, --count N       stop after N refreshes\n"
-	      "  -p, --pid PID       also time fsync/fdatasync of a "
-	      "userspace server\n"
-	      "  -s, --status FILE   nfswbd's status.json\n"
-	      "  -T, --no-trace      status.json only, no tracefs\n"
-	      "  -h, --help          this text\n", out);
-}
-
 /* Latencies in milliseconds, one decimal: what an admin reads at a glance. */
 static void lat_cells(const struct nfswb_trace_ops *ops, size_t from)
 {
@@ -165,15 +147,6 @@ static int feed_chunk(struct nfswb_trace *t, char *carry, size_t *ncarry,
 
 static int live_run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "interval", required_argument, NULL, 'i' },
-		{ "count", required_argument, NULL, 'n' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "status", required_argument, NULL, 's' },
-		{ "no-trace", no_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *status = NULL, *why;
 	uint64_t interval_ms = 1000;
 	long count = 0, pid = 0;
@@ -188,7 +161,7 @@ static int live_run(int argc, char **argv)
 	char *end;
 	int c, ret = 1;
 
-	while ((c = getopt_long(argc, argv, "i:n:p:s:Th", opts, NULL)) != -1) {
+	while ((c = report_getopt(&report_live_cmd, argc, argv)) != -1) {
 		switch (c) {
 		case 'i':
 			if (nfswb_parse_duration_ms(optarg, &interval_ms, &why)
@@ -215,8 +188,7 @@ static int live_run(int argc, char **argv)
 			trace = false;
 			break;
 		case 'h':
-			live_help(stdout);
-			return 0;
+			return report_help(&report_live_cmd, stdout);
 		default:
 			return report_bad_option(&report_live_cmd);
 		}
@@ -322,6 +294,19 @@ const struct report_cmd report_live_cmd = {
 	.name = "live",
 	.args = "[-i INTERVAL] [-n COUNT] [-p PID] [-s STATUS] [-T]",
 	.oneline = "refresh every second, like top",
+	.about = "Refresh every INTERVAL (default 1s) with COMMIT and WRITE latency "
+		 "over the last\n"
+		 "interval and since the start, per client, and nfswbd's "
+		 "devices and file owners.\n"
+		 "Ctrl-C ends it; the tracefs instance is removed.",
+	.opts = (const struct report_opt[]){
+		{ 'i', "interval", "D", "refresh period, e.g. 1s, 500ms" },
+		{ 'n', "count", "N", "stop after N refreshes" },
+		{ 'p', "pid", "PID", "also time fsync/fdatasync of a userspace "
+		  "server" },
+		{ 's', "status", "FILE", "nfswbd's status.json" },
+		{ 'T', "no-trace", NULL, "status.json only, no tracefs" },
+		{ 0 },
+	},
 	.run = live_run,
-	.help = live_help,
 };

@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +60,72 @@ int report_bad_option(const struct report_cmd *cmd)
 	return REPORT_EXIT_USAGE;
 }
 
+int report_getopt(const struct report_cmd *cmd, int argc, char **argv)
+{
+	static struct option longs[REPORT_MAX_OPTS + 2];
+	static char shorts[2 * REPORT_MAX_OPTS + 3];
+	static const struct report_cmd *built;
+
+	if (built != cmd) {
+		const struct report_opt *o;
+		size_t n = 0, k = 0;
+
+		for (o = cmd->opts; o && o->key && n < REPORT_MAX_OPTS; o++) {
+			longs[n++] = (struct option){
+				o->name, o->arg ? required_argument :
+						  no_argument, NULL, o->key,
+			};
+			shorts[k++] = (char)o->key;
+			if (o->arg)
+				shorts[k++] = ':';
+		}
+		longs[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+		longs[n] = (struct option){ NULL, 0, NULL, 0 };
+		shorts[k++] = 'h';
+		shorts[k] = '\0';
+		built = cmd;
+	}
+	return getopt_long(argc, argv, shorts, longs, NULL);
+}
+
+/* "-b, --by KEY": the left column of one option's help. */
+static int opt_label(const struct report_opt *o, char *buf, size_t len)
+{
+	return snprintf(buf, len, "-%c, --%s%s%s", o->key, o->name,
+			o->arg ? " " : "", o->arg ? o->arg : "");
+}
+
+int report_help(const struct report_cmd *cmd, FILE *out)
+{
+	static const struct report_opt help = { 'h', "help", NULL, "this text" };
+	const struct report_opt *o;
+	char label[64];
+	int width = opt_label(&help, label, sizeof(label));
+
+	fprintf(out, "usage: nfswb-report %s %s\n\n%s\n\n", cmd->name,
+		cmd->args, cmd->about);
+	for (o = cmd->opts; o && o->key; o++)
+		if (opt_label(o, label, sizeof(label)) > width)
+			width = opt_label(o, label, sizeof(label));
+	for (o = cmd->opts; ; o++) {
+		const char *h;
+
+		if (!o || !o->key)
+			o = &help;
+		opt_label(o, label, sizeof(label));
+		fprintf(out, "  %-*s  ", width, label);
+		for (h = o->help; *h; h++) {
+			fputc(*h, out);
+			if (*h == '\n')
+				fprintf(out, "  %-*s  ", width, "");
+		}
+		fputc('\n', out);
+		if (o == &help)
+			break;
+	}
+	return 0;
+}
+
 static void usage(FILE *out)
 {
 	fputs("usage: nfswb-report COMMAND [OPTIONS] [ARGS]\n\n"
@@ -99,7 +166,7 @@ int main(int argc, char **argv)
 		if (argc > 2) {
 			for (size_t i = 0; i < NCOMMANDS; i++)
 				if (!strcmp(argv[2], commands[i]->name)) {
-					commands[i]->help(stdout);
+					report_help(commands[i], stdout);
 					return finish_output(NULL, 0);
 				}
 		}

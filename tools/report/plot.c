@@ -35,26 +35,6 @@ static const char *const bdi_colors[] = {
 	"#2a9d8f", "#8e44ad", "#e76f51", "#264653",
 };
 
-static void plot_help(FILE *out)
-{
-	fputs("usage: nfswb-report plot [-t TITLE] [-S SAMPLES.jsonl] "
-	      "-o OUT.svg|OUT.png FILE...\n\n"
-	      "COMMIT latency over time (one dot per COMMIT, at its "
-	      "completion), the median\n"
-	      "and p99 as lines, wb_bg_time_kick events as ticks, and the "
-	      "device's dirty\n"
-	      "backlog and write bandwidth when the trace has "
-	      "'# nfswb-sample' lines.\n"
-	      "PNG is converted from the SVG by rsvg-convert (librsvg2-bin).\n\n"
-	      "  -o, --output OUT  .svg or .png\n"
-	      "  -t, --title TEXT  title (default: the trace's file name)\n"
-	      "  -S, --samples F   also the samples of a JSON-lines file, "
-	      "{\"t\": SECONDS,\n"
-	      "                    \"LABEL.BdiReclaimable\": KB, ...} "
-	      "(the lab's samples.jsonl)\n"
-	      "  -h, --help        this text\n", out);
-}
-
 /* A step of 1, 2 or 5 times a power of ten giving about @n intervals. */
 static double nice_step(double range, int n)
 {
@@ -400,13 +380,6 @@ static bool ends_with(const char *s, const char *suffix)
 
 static int plot_run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "title", required_argument, NULL, 't' },
-		{ "samples", required_argument, NULL, 'S' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *output = NULL, *title = NULL, *samples = NULL;
 	struct report_figures f;
 	char tmp[PATH_MAX];
@@ -414,7 +387,7 @@ static int plot_run(int argc, char **argv)
 	FILE *o;
 	int c, ret = 1;
 
-	while ((c = getopt_long(argc, argv, "o:t:S:h", opts, NULL)) != -1) {
+	while ((c = report_getopt(&report_plot_cmd, argc, argv)) != -1) {
 		switch (c) {
 		case 'o':
 			output = optarg;
@@ -426,8 +399,7 @@ static int plot_run(int argc, char **argv)
 			samples = optarg;
 			break;
 		case 'h':
-			plot_help(stdout);
-			return 0;
+			return report_help(&report_plot_cmd, stdout);
 		default:
 			return report_bad_option(&report_plot_cmd);
 		}
@@ -482,6 +454,21 @@ const struct report_cmd report_plot_cmd = {
 	.name = "plot",
 	.args = "[-t TITLE] [-S SAMPLES.jsonl] -o OUT.svg|OUT.png FILE...",
 	.oneline = "COMMIT latency over time, with dirty backlog, as SVG/PNG",
+	.about = "COMMIT latency over time (one dot per COMMIT, at its completion), "
+		 "the median\n"
+		 "and p99 as lines, wb_bg_time_kick events as ticks, and the "
+		 "device's dirty\n"
+		 "backlog and write bandwidth when the trace has "
+		 "'# nfswb-sample' lines.\n"
+		 "PNG is converted from the SVG by rsvg-convert (librsvg2-bin).",
+	.opts = (const struct report_opt[]){
+		{ 'o', "output", "OUT", ".svg or .png" },
+		{ 't', "title", "TEXT", "title (default: the trace's file "
+		  "name)" },
+		{ 'S', "samples", "F", "also the samples of a JSON-lines file, "
+		  "{\"t\": SECONDS,\n\"LABEL.BdiReclaimable\": KB, ...} "
+		  "(the lab's samples.jsonl)" },
+		{ 0 },
+	},
 	.run = plot_run,
-	.help = plot_help,
 };

@@ -21,34 +21,6 @@
 #include "report.h"
 #include "units.h"
 
-static void record_help(FILE *out)
-{
-	fputs("usage: nfswb-report record [-o FILE] [-d DURATION] [-p PID] "
-	      "[-b BDI] [-s STATUS]\n"
-	      "                           [-e SYSTEM:EVENT]...\n\n"
-	      "Capture sunrpc:svc_stats_latency, nfsd:nfsd_write_start/done, "
-	      "nfsd:nfsd_commit_start/done\n"
-	      "and writeback:wb_bg_time_kick (those this kernel has) in a "
-	      "tracefs instance of\n"
-	      "its own, and write them as ftrace text.  Stops after "
-	      "DURATION or on SIGINT/SIGTERM;\n"
-	      "the instance is removed on every exit.\n\n"
-	      "  -o, --output FILE    write here (default: standard output)\n"
-	      "  -d, --duration D     e.g. 30s, 2m (a bare number is "
-	      "milliseconds)\n"
-	      "  -p, --pid PID        also the fsync/fdatasync calls of PID "
-	      "and every thread it\n"
-	      "                       starts (a userspace server: "
-	      "NFS-Ganesha); limits every\n"
-	      "                       event to that process\n"
-	      "  -b, --bdi MAJ:MIN    sample /sys/kernel/debug/bdi/MAJ:MIN/"
-	      "stats every second\n"
-	      "  -s, --status FILE    sample nfswbd's status.json every "
-	      "second\n"
-	      "  -e, --event SYS:EV   also record this event (repeatable)\n"
-	      "  -h, --help           this text\n", out);
-}
-
 /*
  * "# nfswb-export dev=MAJ:MIN path=PATH" for each of knfsd's exports, so
  * that summary --by export can name the device a COMMIT's file is on.
@@ -87,16 +59,6 @@ static void write_header(FILE *out, const struct capture *c)
 
 static int record_run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "bdi", required_argument, NULL, 'b' },
-		{ "status", required_argument, NULL, 's' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *output = NULL, *bdi = NULL, *status = NULL, *why;
 	char *extra[CAPTURE_MAX_EVENTS / 2];
 	size_t nextra = 0;
@@ -109,7 +71,7 @@ static int record_run(int argc, char **argv)
 	struct stat st;
 	char *end;
 
-	while ((c = getopt_long(argc, argv, "o:d:p:b:s:e:h", opts, NULL)) != -1) {
+	while ((c = report_getopt(&report_record_cmd, argc, argv)) != -1) {
 		switch (c) {
 		case 'o':
 			output = optarg;
@@ -141,8 +103,7 @@ static int record_run(int argc, char **argv)
 			extra[nextra++] = optarg;
 			break;
 		case 'h':
-			record_help(stdout);
-			return 0;
+			return report_help(&report_record_cmd, stdout);
 		default:
 			return report_bad_option(&report_record_cmd);
 		}
@@ -247,6 +208,27 @@ const struct report_cmd report_record_cmd = {
 	.args = "[-o FILE] [-d DURATION] [-p PID] [-b BDI] [-s STATUS] "
 		"[-e SYSTEM:EVENT]...",
 	.oneline = "capture NFS server events into ftrace text",
+	.about = "Capture sunrpc:svc_stats_latency, nfsd:nfsd_write_start/done, "
+		 "nfsd:nfsd_commit_start/done\n"
+		 "and writeback:wb_bg_time_kick (those this kernel has) in a "
+		 "tracefs instance of\n"
+		 "its own, and write them as ftrace text.  Stops after "
+		 "DURATION or on SIGINT/SIGTERM;\n"
+		 "the instance is removed on every exit.",
+	.opts = (const struct report_opt[]){
+		{ 'o', "output", "FILE", "write here (default: standard "
+		  "output)" },
+		{ 'd', "duration", "D", "e.g. 30s, 2m (a bare number is "
+		  "milliseconds)" },
+		{ 'p', "pid", "PID", "also the fsync/fdatasync calls of PID and "
+		  "every thread it\nstarts (a userspace server: NFS-Ganesha); "
+		  "limits every\nevent to that process" },
+		{ 'b', "bdi", "MAJ:MIN", "sample /sys/kernel/debug/bdi/MAJ:MIN/"
+		  "stats every second" },
+		{ 's', "status", "FILE", "sample nfswbd's status.json every "
+		  "second" },
+		{ 'e', "event", "SYS:EV", "also record this event (repeatable)" },
+		{ 0 },
+	},
 	.run = record_run,
-	.help = record_help,
 };

@@ -16,13 +16,41 @@
 /* Exit codes: 0 success, 1 bad input or failure, 2 usage. */
 #define REPORT_EXIT_USAGE	2
 
+/* One option of a subcommand: its getopt entry and its help. */
+struct report_opt {
+	int key;		/* the short option, what report_getopt returns */
+	const char *name;	/* the long option */
+	const char *arg;	/* its argument's name, NULL for a flag */
+	const char *help;	/* '\n' starts another line */
+};
+
+/*
+ * A subcommand.  Its synopsis (.args) is written once: the usage line of
+ * errors and of --help both print it; --help lists .opts, and
+ * report_getopt() parses them.
+ */
 struct report_cmd {
 	const char *name;
 	const char *args;	/* synopsis after the name */
 	const char *oneline;	/* one-line description */
+	const char *about;	/* --help's paragraph below the synopsis */
+	const struct report_opt *opts;	/* ends with { 0 }; -h is added */
 	int (*run)(int argc, char **argv);
-	void (*help)(FILE *out);
 };
+
+/* Most options a subcommand has, -h aside. */
+#define REPORT_MAX_OPTS	15
+
+/**
+ * report_getopt() - getopt_long() over @cmd's option table
+ *
+ * Return: the option's key, 'h' for --help, '?' for an unknown option or
+ * a missing argument (getopt has said which), -1 after the last option.
+ */
+int report_getopt(const struct report_cmd *cmd, int argc, char **argv);
+
+/* --help of @cmd on @out, from .args, .about and .opts; returns 0. */
+int report_help(const struct report_cmd *cmd, FILE *out);
 
 extern const struct report_cmd report_record_cmd, report_summary_cmd,
 	report_compare_cmd, report_plot_cmd, report_live_cmd;

@@ -11,29 +11,17 @@
 
 #include "report.h"
 
-static void summary_help(FILE *out)
-{
-	fputs("usage: nfswb-report summary [--by client|export|file|none] "
-	      "[--json|--csv] [--no-hist] FILE...\n\n"
-	      "COMMIT and WRITE latency (count, min, mean, stdev, fio's "
-	      "percentiles, max),\n"
-	      "a log2 histogram like nfsdist, and WRITE volume and rate, "
-	      "from ftrace text\n"
-	      "(nfswb-report record, or a tracefs 'trace' dump). "
-	      "FILE '-' is stdin.\n\n"
-	      "  -b, --by KEY   also per client (svc_stats_latency client=), "
-	      "per export (the\n"
-	      "                 device of the kprobe's file) or per file "
-	      "(nfsd fh_hash)\n"
-	      "  -j, --json     one JSON object (commit_latency_us, "
-	      "write_latency_us, ...)\n"
-	      "  -c, --csv      one CSV row per group and operation\n"
-	      "  -H, --no-hist  leave out the log2 histograms\n"
-	      "  -h, --help     this text\n", out);
-}
+/* What the command line asks of summary. */
+struct summary_opts {
+	enum report_by by;
+	bool json, csv;
+	bool hist;
+	bool msecs;		/* histograms in milliseconds */
+};
 
 static void print_text_group(const struct report_figures *f,
-			     const struct report_group *g, bool hist)
+			     const struct report_group *g, bool hist,
+			     bool msecs)
 {
 	char b1[32], b2[32], label[96];
 	double rate = report_write_rate(g);
@@ -51,15 +39,15 @@ static void print_text_group(const struct report_figures *f,
 	if (hist) {
 		snprintf(label, sizeof(label), "COMMIT latency (%s)",
 			 nfswb_commit_source_name(f->commit_src));
-		nfswb_lat_print_log2(stdout, label, &g->commit);
+		nfswb_lat_print_log2(stdout, label, &g->commit, msecs);
 		snprintf(label, sizeof(label), "WRITE latency (%s)",
 			 f->write_rpc ? "svc_stats_latency" : "nfsd_write");
-		nfswb_lat_print_log2(stdout, label, &g->write);
+		nfswb_lat_print_log2(stdout, label, &g->write, msecs);
 	}
 }
 
 static void print_text(const struct report_figures *f, char **files,
-		       int nfiles, bool hist)
+		       int nfiles, bool hist, bool msecs)
 {
 	const struct nfswb_trace *t = &f->trace;
 
@@ -82,11 +70,11 @@ static void print_text(const struct report_figures *f, char **files,
 		puts("  no COMMIT or WRITE events: enable sunrpc:"
 		     "svc_stats_latency and nfsd:nfsd_write_* "
 		     "(nfswb-report record does)");
-	print_text_group(f, &f->all, hist);
+	print_text_group(f, &f->all, hist, msecs);
 	for (size_t i = 0; i < f->ngroups; i++) {
 		printf("\n%s %s:\n", report_by_name(f->by),
 		       f->groups[i].name);
-		print_text_group(f, &f->groups[i], hist);
+		print_text_group(f, &f->groups[i], hist, msecs);
 	}
 }
 
@@ -192,68 +180,96 @@ static void print_csv(const struct report_figures *f)
 	}
 }
 
-static int summary_run(int argc, char **argv)
+static const struct report_opt summary_opts_table[] = {
+	{ 'b', "by", "KEY", "also per client (svc_stats_latency client=), "
+	  "per export (the\ndevice of the kprobe's file) or per file "
+	  "(nfsd fh_hash)" },
+	{ 'j', "json", NULL, "one JSON object (commit_latency_us, "
+	  "write_latency_us, ...)" },
+	{ 'c', "csv", NULL, "one CSV row per group and operation" },
+	{ 'H', "no-hist", NULL, "leave out the log2 histograms" },
+	{ 'm', "milliseconds", NULL, "histograms in milliseconds, as "
+	  "nfsdist -m" },
+	{ 0 },
+};
+
+/* Return: -1 to go on, else the exit code. */
+static int summary_parse(int argc, char **argv, struct summary_opts *o)
 {
-	static const struct option opts[] = {
-		{ "by", required_argument, NULL, 'b' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, 'c' },
-		{ "no-hist", no_argument, NULL, 'H' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	enum report_by by = REPORT_BY_NONE;
-	struct report_figures f;
-	bool json = false, csv = false, hist = true;
 	const char *why;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "b:jcHh", opts, NULL)) != -1) {
+	*o = (struct summary_opts){ .by = REPORT_BY_NONE, .hist = true };
+	while ((c = report_getopt(&report_summary_cmd, argc, argv)) != -1) {
 		switch (c) {
 		case 'b':
-			if (report_parse_by(optarg, &by, &why))
+			if (report_parse_by(optarg, &o->by, &why))
 				return report_usage(&report_summary_cmd,
 						    "--by %s: %s", optarg, why);
 			break;
 		case 'j':
-			json = true;
+			o->json = true;
 			break;
 		case 'c':
-			csv = true;
+			o->csv = true;
 			break;
 		case 'H':
-			hist = false;
+			o->hist = false;
+			break;
+		case 'm':
+			o->msecs = true;
 			break;
 		case 'h':
-			summary_help(stdout);
-			return 0;
+			return report_help(&report_summary_cmd, stdout);
 		default:
 			return report_bad_option(&report_summary_cmd);
 		}
 	}
-	if (json && csv)
+	if (o->json && o->csv)
 		return report_usage(&report_summary_cmd,
 				    "--json and --csv exclude each other");
 	if (optind >= argc)
 		return report_usage(&report_summary_cmd, "no trace FILE");
-	if (report_load(&f, "summary", argv + optind, argc - optind, by, NULL)) {
+	return -1;
+}
+
+static int summary_run(int argc, char **argv)
+{
+	struct summary_opts o;
+	struct report_figures f;
+	char **files;
+	int nfiles, rc;
+
+	rc = summary_parse(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	files = argv + optind;
+	nfiles = argc - optind;
+	if (report_load(&f, "summary", files, nfiles, o.by, NULL)) {
 		report_figures_free(&f);
 		return 1;
 	}
-	if (json)
-		print_json(&f, argv + optind, argc - optind);
-	else if (csv)
+	if (o.json)
+		print_json(&f, files, nfiles);
+	else if (o.csv)
 		print_csv(&f);
 	else
-		print_text(&f, argv + optind, argc - optind, hist);
+		print_text(&f, files, nfiles, o.hist, o.msecs);
 	report_figures_free(&f);
 	return 0;
 }
 
 const struct report_cmd report_summary_cmd = {
 	.name = "summary",
-	.args = "[--by client|export|file|none] [--json|--csv] [--no-hist] FILE...",
+	.args = "[--by client|export|file|none] [--json|--csv] [--no-hist] "
+		"[-m] FILE...",
 	.oneline = "latency figures and WRITE rate of traces",
+	.about = "COMMIT and WRITE latency (count, min, mean, stdev, fio's "
+		 "percentiles, max, in\n"
+		 "fio's units), a log2 histogram like nfsdist, and WRITE "
+		 "volume and rate, from\n"
+		 "ftrace text (nfswb-report record, or a tracefs 'trace' "
+		 "dump).  FILE '-' is stdin.",
+	.opts = summary_opts_table,
 	.run = summary_run,
-	.help = summary_help,
 };
