@@ -13,6 +13,9 @@
 static const char *log_ident = "nfswb";
 static bool log_syslog;
 static enum nfswb_log_level log_max = L_INFO;
+/* For status.json: what went wrong last, and when. */
+static char last_error[256];
+static time_t last_error_time;
 
 static const char *const level_names[] = {
 	[L_ERROR] = "error",
@@ -29,6 +32,15 @@ static const int syslog_prio[] = {
 	[L_INFO] = LOG_INFO,
 	[L_DEBUG] = LOG_DEBUG,
 };
+
+const char *nfswb_log_last_error(time_t *when)
+{
+	if (!last_error[0])
+		return NULL;
+	if (when)
+		*when = last_error_time;
+	return last_error;
+}
 
 void nfswb_log_init(const char *ident, bool use_syslog)
 {
@@ -48,6 +60,14 @@ void xlog(enum nfswb_log_level level, const char *fmt, ...)
 	int saved_errno = errno;
 	va_list ap;
 
+	if (level == L_ERROR) {
+		va_start(ap, fmt);
+		/* glibc expands %m from errno here as well. */
+		vsnprintf(last_error, sizeof(last_error), fmt, ap);
+		va_end(ap);
+		last_error_time = time(NULL);
+		errno = saved_errno;
+	}
 	if (level > log_max)
 		return;
 	va_start(ap, fmt);

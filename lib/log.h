@@ -7,6 +7,7 @@
 #define NFSWB_LOG_H
 
 #include <stdbool.h>
+#include <time.h>
 
 enum nfswb_log_level {
 	L_ERROR = 0,
@@ -21,5 +22,11 @@ void nfswb_log_init(const char *ident, bool use_syslog);
 void nfswb_log_set_level(enum nfswb_log_level max);
 void xlog(enum nfswb_log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * nfswb_log_last_error - the last L_ERROR message (even one below the
+ * level shown) and when (wall clock), or NULL before the first.
+ */
+const char *nfswb_log_last_error(time_t *when);
 
 #endif

@@ -216,6 +216,7 @@ static void reload(struct loop *l)
 			xlog(L_ERROR, "%s", diag.msgs[i]);
 		xlog(L_ERROR, "reload failed with %zu error(s); the previous configuration stays in force",
 		     nfswb_diag_errors(&diag));
+		l->run.failed_reloads++;
 		nfswbd_table_free(&nt);
 		nfswbd_settings_free(&ns);
 		nfswb_diag_clear(&diag);
@@ -253,6 +254,7 @@ static void reload(struct loop *l)
 	     l->t->cfg.count, l->t->ndevs);
 	l->last_status_ms = 0;
 	l->run.reloads++;
+	l->run.last_reload_s = (uint64_t)time(NULL);
 }
 
 static void on_signal(struct loop *l)
@@ -352,6 +354,7 @@ int nfswbd_run(struct nfswbd_settings *s, const struct nfswbd_cmdline *cl,
 	}
 
 	l.run.start_time_s = (uint64_t)time(NULL);
+	nfswbd_status_set_run(&l.run);
 	/* Without its listener the daemon still does its job: log, go on. */
 	if (s->metrics_listen && nfswbd_metrics_start(s->metrics_listen,
 						      &l.metrics) < 0)
@@ -405,6 +408,7 @@ int nfswbd_run(struct nfswbd_settings *s, const struct nfswbd_cmdline *cl,
 	}
 	ret = 0;
 out:
+	nfswbd_status_set_run(NULL);
 	nfswbd_metrics_stop(l.metrics);
 	/* Figures of a daemon that is gone would read as live ones. */
 	if (s->metrics_file && !s->once)

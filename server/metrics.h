@@ -13,11 +13,7 @@ struct nfswbd_settings;
 struct nfswbd_table;
 struct nfswbd_metrics;
 
-/* What the daemon knows about its own run, for metrics and status. */
-struct nfswbd_run_info {
-	uint64_t start_time_s;		/* wall clock, seconds since the epoch */
-	uint64_t reloads;		/* reloads that took effect */
-};
+struct nfswbd_run_info;		/* nfswbd.h */
 
 /**
  * nfswbd_metrics_parse_listen() - split "ADDR:PORT", "[V6ADDR]:PORT" or

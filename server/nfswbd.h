@@ -57,6 +57,14 @@ struct nfswbd_settings {
 	int verbose;
 };
 
+/* What the daemon knows about its own run, for status.json and metrics. */
+struct nfswbd_run_info {
+	uint64_t start_time_s;		/* wall clock, seconds since the epoch */
+	uint64_t reloads;		/* reloads that took effect */
+	uint64_t last_reload_s;		/* wall clock of the last one, 0: none */
+	uint64_t failed_reloads;	/* kept the previous configuration */
+};
+
 /* Command-line values; a NULL or unset field leaves nfs.conf's in force. */
 struct nfswbd_cmdline {
 	const char *exports_file;
@@ -182,6 +190,7 @@ void nfswbd_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 uint64_t nfswbd_now_ms(void);
 
 /* status.c */
+void nfswbd_status_set_run(const struct nfswbd_run_info *ri);
 int nfswbd_status_write(const struct nfswbd_settings *s,
 			const struct nfswbd_table *t, uint64_t now_ms);
 

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "json.h"
@@ -111,6 +112,45 @@ static void write_device(struct nfswb_json *j, const struct nfswbd_dev *d)
 	nfswb_json_obj_end(j);
 }
 
+/* The loop's run information; set once before the first write. */
+static const struct nfswbd_run_info *status_run;
+
+/**
+ * nfswbd_status_set_run - the start time and reloads status.json reports.
+ */
+void nfswbd_status_set_run(const struct nfswbd_run_info *ri)
+{
+	status_run = ri;
+}
+
+/* The daemon's run: wall clock, start, reloads, last error. */
+static void write_run(struct nfswb_json *j)
+{
+	const struct nfswbd_run_info *ri = status_run;
+	time_t err_time = 0;
+	const char *err = nfswb_log_last_error(&err_time);
+
+	nfswb_json_u64(j, "time_s", (uint64_t)time(NULL));
+	if (ri) {
+		nfswb_json_u64(j, "start_time_s", ri->start_time_s);
+		nfswb_json_u64(j, "reloads", ri->reloads);
+		nfswb_json_u64(j, "failed_reloads", ri->failed_reloads);
+		if (ri->last_reload_s)
+			nfswb_json_u64(j, "last_reload_s", ri->last_reload_s);
+		else
+			nfswb_json_null(j, "last_reload_s");
+	}
+	nfswb_json_obj_begin(j, "last_error");
+	if (err) {
+		nfswb_json_str(j, "message", err);
+		nfswb_json_u64(j, "time_s", (uint64_t)err_time);
+	} else {
+		nfswb_json_null(j, "message");
+		nfswb_json_null(j, "time_s");
+	}
+	nfswb_json_obj_end(j);
+}
+
 static void write_document(FILE *f, const struct nfswbd_settings *s,
 			   const struct nfswbd_table *t, uint64_t now_ms)
 {
@@ -124,6 +164,7 @@ static void write_document(FILE *f, const struct nfswbd_settings *s,
 	nfswb_json_str(&j, "mode", s->dry_run ? "dry-run" : "acting");
 	nfswb_json_u64(&j, "monotonic_ms", now_ms);
 	nfswb_json_u64(&j, "interval_ms", t->interval_ms);
+	write_run(&j);
 
 	nfswb_json_obj_begin(&j, "config");
 	nfswb_json_str(&j, "exports_file", s->exports_file);

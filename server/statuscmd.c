@@ -37,34 +37,16 @@ static uint64_t u64_or0(const struct nfswb_jval *d, const char *path)
 	return v;
 }
 
-/* Seconds the process has run, from /proc/PID/stat's starttime. */
-static bool process_uptime(long pid, double *secs)
+/* Local time, as exportfs and nfsstat users read it. */
+static const char *when(uint64_t t, char *buf, size_t len)
 {
-	unsigned long long start;
-	char path[64], buf[1024], *p;
-	struct timespec now;
-	size_t n;
-	FILE *f;
+	time_t tt = (time_t)t;
+	struct tm tm;
 
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	/* After "(comm)", field 22 is starttime: the 20th from here. */
-	p = strrchr(buf, ')');
-	if (!p)
-		return false;
-	for (int field = 3; field <= 22 && p; field++)
-		p = strchr(p + 1, ' ');
-	if (!p || sscanf(p, " %llu", &start) != 1)
-		return false;
-	clock_gettime(CLOCK_BOOTTIME, &now);
-	*secs = (double)now.tv_sec + now.tv_nsec / 1e9 -
-		(double)start / (double)sysconf(_SC_CLK_TCK);
-	return true;
+	if (!localtime_r(&tt, &tm) ||
+	    !strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(buf, len, "%" PRIu64, t);
+	return buf;
 }
 
 static void print_duration(double s)
@@ -130,8 +112,8 @@ int nfswbd_status_cmd(const struct nfswbd_cmdline *cl, bool json)
 	const struct nfswb_jval *devs;
 	struct nfswb_jval doc;
 	char path[4096], why[512];
-	uint64_t pid, mono;
-	double up;
+	uint64_t pid = 0, mono, start;
+	char date[32];
 	int r;
 
 	nfswbd_settings_load(cl, &s, &defaults, &diag);
@@ -159,18 +141,23 @@ int nfswbd_status_cmd(const struct nfswbd_cmdline *cl, bool json)
 		return fflush(stdout) ? 1 : 0;
 	}
 
-	printf("nfswbd %s, pid %s", nfswb_jget_str(&doc, "version", "?"),
-	       nfswb_jget_u64(&doc, "pid", &pid) ? "" : "?");
+	printf("nfswbd %s, pid ", nfswb_jget_str(&doc, "version", "?"));
 	if (nfswb_jget_u64(&doc, "pid", &pid))
 		printf("%" PRIu64, pid);
+	else
+		printf("?");
 	printf(", %s, interval %" PRIu64 "ms\n",
 	       nfswb_jget_str(&doc, "mode", "?"),
 	       u64_or0(&doc, "interval_ms"));
 	printf("  up          ");
-	if (pid && kill((pid_t)pid, 0) == 0 && process_uptime((long)pid, &up))
-		print_duration(up);
-	else
+	if (!pid || kill((pid_t)pid, 0) < 0)
 		printf("not running (the file is a leftover)");
+	else if (nfswb_jget_u64(&doc, "start_time_s", &start))
+		print_duration((double)time(NULL) - (double)start);
+	else
+		printf("?");
+	if (nfswb_jget_u64(&doc, "start_time_s", &start))
+		printf(" (since %s)", when(start, date, sizeof(date)));
 	if (nfswb_jget_u64(&doc, "monotonic_ms", &mono)) {
 		struct timespec now;
 
@@ -178,6 +165,19 @@ int nfswbd_status_cmd(const struct nfswbd_cmdline *cl, bool json)
 		printf(", status written %.1f s ago",
 		       (double)now.tv_sec + now.tv_nsec / 1e9 - mono / 1e3);
 	}
+	printf("\n  reloads     %" PRIu64, u64_or0(&doc, "reloads"));
+	if (nfswb_jget_u64(&doc, "last_reload_s", &start))
+		printf(", last %s", when(start, date, sizeof(date)));
+	if (u64_or0(&doc, "failed_reloads"))
+		printf(", %" PRIu64 " failed (previous configuration kept)",
+		       u64_or0(&doc, "failed_reloads"));
+	printf("\n  last error  ");
+	if (nfswb_jget_str(&doc, "last_error.message", NULL) &&
+	    nfswb_jget_u64(&doc, "last_error.time_s", &start))
+		printf("%s: %s", when(start, date, sizeof(date)),
+		       nfswb_jget_str(&doc, "last_error.message", NULL));
+	else
+		printf("none");
 	printf("\n  config      %s, %s\n",
 	       nfswb_jget_str(&doc, "config.exports_file", "?"),
 	       nfswb_jget_str(&doc, "config.nfs_conf", "?"));
