@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "exports.h"
+#include "readfile.h"
 #include "units.h"
 
 #define MAX_FILE_SIZE	(16u << 20)	/* an exports file, not a database */
@@ -364,6 +365,25 @@ int nfswb_export_opts_merge(struct nfswb_export_opts *into,
 	return 0;
 }
 
+bool nfswb_export_opts_equal(const struct nfswb_export_opts *a,
+			     const struct nfswb_export_opts *b)
+{
+	unsigned int i;
+
+	if (a->mode != b->mode ||
+	    a->background_time_ms != b->background_time_ms ||
+	    a->commit_target_ms != b->commit_target_ms ||
+	    a->bandwidth != b->bandwidth ||
+	    a->min_bandwidth != b->min_bandwidth ||
+	    a->max_bandwidth != b->max_bandwidth ||
+	    a->nwriters != b->nwriters)
+		return false;
+	for (i = 0; i < a->nwriters; i++)
+		if (strcmp(a->writers[i], b->writers[i]))
+			return false;
+	return true;
+}
+
 /* Exact, so that it parses back: the largest binary unit that divides. */
 static void format_rate_exact(uint64_t v, char *buf, size_t len)
 {
@@ -629,27 +649,88 @@ static void normalize_path(char *path)
 		w[-1] = '\0';
 }
 
-static const struct nfswb_export *find_export(const struct nfswb_config *cfg,
+/*
+ * Duplicate paths: an open-addressing hash of export indexes, kept at
+ * most half full, so that n exports cost O(n) and not n^2/2 compares
+ * (100,000 exports took minutes).
+ */
+static uint64_t path_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h;
+}
+
+static size_t *index_slot(struct nfswb_config *cfg, const char *path)
+{
+	size_t mask = cfg->nslots - 1;
+	size_t i = (size_t)path_hash(path) & mask;
+
+	for (;; i = (i + 1) & mask) {
+		size_t *slot = &cfg->slots[i];
+
+		if (!*slot)
+			return slot;
+		cfg->path_compares++;
+		if (!strcmp(cfg->exports[*slot - 1].path, path))
+			return slot;
+	}
+}
+
+/* Room for one more entry in the hash; -1 when out of memory. */
+static int index_grow(struct nfswb_config *cfg)
+{
+	size_t *old = cfg->slots, n, i;
+
+	if (cfg->nslots && (cfg->count + 1) * 2 <= cfg->nslots)
+		return 0;
+	n = cfg->nslots ? cfg->nslots * 2 : 64;
+	while ((cfg->count + 1) * 2 > n)
+		n *= 2;
+	cfg->slots = calloc(n, sizeof(*cfg->slots));
+	if (!cfg->slots) {
+		cfg->slots = old;
+		return -1;
+	}
+	cfg->nslots = n;
+	/* Every entry, not only those of old: a caller may have filled cfg. */
+	for (i = 0; i < cfg->count; i++)
+		*index_slot(cfg, cfg->exports[i].path) = i + 1;
+	free(old);
+	return 0;
+}
+
+static const struct nfswb_export *find_export(struct nfswb_config *cfg,
 					      const char *path)
 {
-	size_t i;
+	size_t *slot;
 
-	for (i = 0; i < cfg->count; i++)
-		if (!strcmp(cfg->exports[i].path, path))
-			return &cfg->exports[i];
-	return NULL;
+	if (!cfg->nslots)
+		return NULL;
+	slot = index_slot(cfg, path);
+	return *slot ? &cfg->exports[*slot - 1] : NULL;
 }
 
 static int add_export(struct parser *ps, const char *path,
 		      const struct nfswb_export_opts *o)
 {
 	struct nfswb_config *cfg = ps->cfg;
-	struct nfswb_export *e, *exports;
+	struct nfswb_export *e;
 
-	exports = realloc(cfg->exports, (cfg->count + 1) * sizeof(*exports));
-	if (!exports)
+	if (cfg->count == cfg->cap || cfg->cap < cfg->count) {
+		size_t cap = cfg->count < 16 ? 16 : cfg->count * 2;
+		struct nfswb_export *exports;
+
+		exports = realloc(cfg->exports, cap * sizeof(*exports));
+		if (!exports)
+			goto nomem;
+		cfg->exports = exports;
+		cfg->cap = cap;
+	}
+	if (index_grow(cfg) < 0)
 		goto nomem;
-	cfg->exports = exports;
 	e = &cfg->exports[cfg->count];
 	memset(e, 0, sizeof(*e));
 	e->path = strdup(path);
@@ -661,6 +742,7 @@ static int add_export(struct parser *ps, const char *path,
 	}
 	e->opts = *o;
 	e->line = ps->line;
+	*index_slot(cfg, path) = cfg->count + 1;
 	cfg->count++;
 	return 0;
 nomem:
@@ -829,63 +911,24 @@ int nfswb_config_parse_buffer(const char *name, const char *buf, size_t len,
 static char *read_file(const char *path, size_t *len, bool missing_ok,
 		       bool *missing, struct nfswb_diag *diag)
 {
-	char *buf = NULL;
-	struct stat st;
-	size_t n = 0;
-	int fd;
+	char *buf;
+	int err;
 
 	*missing = false;
-	/* O_NONBLOCK: a FIFO named like an exports file must not hang us. */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
-		if (errno == ENOENT && missing_ok) {
-			*missing = true;
-			return NULL;
-		}
-		nfswb_diag_add(diag, path, 0, "cannot open: %s",
-			       strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st)) {
-		nfswb_diag_add(diag, path, 0, "cannot stat: %s",
-			       strerror(errno));
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
+	err = nfswb_read_file_bounded(path, MAX_FILE_SIZE, &buf, len);
+	if (!err)
+		return buf;
+	if (err == -ENOENT && missing_ok)
+		*missing = true;
+	else if (err == -EINVAL || err == -EISDIR)
 		nfswb_diag_add(diag, path, 0, "not a regular file");
-		goto out;
-	}
-	if (st.st_size > MAX_FILE_SIZE) {
+	else if (err == -EFBIG)
 		nfswb_diag_add(diag, path, 0, "larger than %u MiB",
 			       MAX_FILE_SIZE >> 20);
-		goto out;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		nfswb_diag_add(diag, path, 0, "out of memory");
-		goto out;
-	}
-	while (n < (size_t)st.st_size) {
-		ssize_t r = read(fd, buf + n, (size_t)st.st_size - n);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			nfswb_diag_add(diag, path, 0, "read error: %s",
-				       strerror(errno));
-			free(buf);
-			buf = NULL;
-			goto out;
-		}
-		if (r == 0)
-			break;		/* shrank under us: use what we have */
-		n += (size_t)r;
-	}
-	buf[n] = '\0';
-	*len = n;
-out:
-	close(fd);
-	return buf;
+	else
+		nfswb_diag_add(diag, path, 0, "cannot read: %s",
+			       strerror(-err));
+	return NULL;
 }
 
 static int parse_file(const char *path, bool missing_ok,
@@ -915,6 +958,80 @@ static int exports_filter(const struct dirent *d)
 		return 0;
 	return n > sizeof(ext) - 1 && !strcmp(d->d_name + n - (sizeof(ext) - 1),
 					       ext);
+}
+
+struct path_id {
+	dev_t dev;
+	ino_t ino;
+	size_t index;
+};
+
+static int path_id_cmp(const void *a, const void *b)
+{
+	const struct path_id *x = a, *y = b;
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/*
+ * What the text cannot tell: an exported path must be a directory, and
+ * two paths that reach one directory (through a symlink or a bind mount)
+ * are one export configured twice.  Sorted by (dev, ino): O(n log n).
+ * Returns the number of errors added.
+ */
+static int check_paths(const struct nfswb_config *cfg,
+		       struct nfswb_diag *diag)
+{
+	struct path_id *ids;
+	size_t i, run, n = 0;
+	int errors = 0;
+
+	if (!cfg->count)
+		return 0;
+	ids = calloc(cfg->count, sizeof(*ids));
+	if (!ids) {
+		nfswb_diag_add(diag, "exports", 0, "out of memory");
+		return 1;
+	}
+	for (i = 0; i < cfg->count; i++) {
+		const struct nfswb_export *e = &cfg->exports[i];
+		struct stat st;
+
+		if (stat(e->path, &st) < 0)
+			continue;	/* the device lookup names the cause */
+		if (!S_ISDIR(st.st_mode)) {
+			nfswb_diag_add(diag, e->file, e->line,
+				       "%s is not a directory (an export is a directory tree)",
+				       e->path);
+			errors++;
+			continue;
+		}
+		ids[n].dev = st.st_dev;
+		ids[n].ino = st.st_ino;
+		ids[n].index = i;
+		n++;
+	}
+	qsort(ids, n, sizeof(*ids), path_id_cmp);
+	for (i = 1, run = 0; i < n; i++) {
+		const struct nfswb_export *first, *e;
+
+		if (ids[i].dev != ids[run].dev || ids[i].ino != ids[run].ino) {
+			run = i;
+			continue;
+		}
+		first = &cfg->exports[ids[run].index];
+		e = &cfg->exports[ids[i].index];
+		nfswb_diag_add(diag, e->file, e->line,
+			       "%s is the directory %s (first at %s:%u) under another name: configured twice",
+			       e->path, first->path, first->file, first->line);
+		errors++;
+	}
+	free(ids);
+	return errors;
 }
 
 int nfswb_config_load(const char *main_file, bool main_required,
@@ -957,6 +1074,7 @@ int nfswb_config_load(const char *main_file, bool main_required,
 	}
 	free(names);
 
+	errors += check_paths(&loaded, diag);
 	if (errors) {
 		nfswb_config_free(&loaded);
 		return -1;
@@ -974,6 +1092,6 @@ void nfswb_config_free(struct nfswb_config *cfg)
 		free(cfg->exports[i].file);
 	}
 	free(cfg->exports);
-	cfg->exports = NULL;
-	cfg->count = 0;
+	free(cfg->slots);
+	memset(cfg, 0, sizeof(*cfg));
 }

@@ -69,6 +69,12 @@ struct nfswb_export {
 struct nfswb_config {
 	struct nfswb_export *exports;
 	size_t count;
+	/* The parser's own: capacity, and a hash of paths for duplicates. */
+	size_t cap;
+	size_t *slots;			/* export index + 1; 0: free */
+	size_t nslots;			/* power of two */
+	/* Path comparisons the duplicate checks made (tests bound them). */
+	uint64_t path_compares;
 };
 
 /* Sanity bounds: products of rate and time stay far below 2^64. */
@@ -118,6 +124,14 @@ int nfswb_export_opts_merge(struct nfswb_export_opts *into,
 			    size_t len);
 
 /*
+ * nfswb_export_opts_equal - whether @a and @b act the same: every value
+ * and the writers in order.  Which options were given explicitly (@set)
+ * is not compared.
+ */
+bool nfswb_export_opts_equal(const struct nfswb_export_opts *a,
+			     const struct nfswb_export_opts *b);
+
+/*
  * nfswb_export_opts_format - the canonical option list, e.g.
  * "mode=auto,background_time=1s,writers=nfsd:ganesha.nfsd".  Options at
  * their "unset" value (commit_target, the bandwidths) are left out, so
@@ -133,7 +147,8 @@ void nfswb_export_opts_format(const struct nfswb_export_opts *o, char *buf,
  * good lines to @cfg and every problem to @diag (as "NAME:LINE: reason",
  * LINE being where the entry starts); a line with a problem adds nothing.
  * A path already in @cfg, from this or an earlier file, is an error
- * naming both places.  Returns the number of errors added.
+ * naming both places; the check is hashed, so a file of n exports costs
+ * O(n).  Returns the number of errors added.
  */
 int nfswb_config_parse_buffer(const char *name, const char *buf, size_t len,
 			      const struct nfswb_export_opts *defaults,
@@ -143,9 +158,14 @@ int nfswb_config_parse_buffer(const char *name, const char *buf, size_t len,
  * nfswb_config_load - read @main_file (missing is an error only when
  * @main_required) and then every @dropin_dir/ *.exports not starting with
  * '.', in version order as exportfs(8) reads /etc/exports.d; a missing
- * directory is not an error, and either name may be NULL.  Returns 0 with
- * the exports in @cfg (pass it empty), or -1 when @diag received any
- * error, with @cfg untouched: nothing is partially applied.
+ * directory is not an error, and either name may be NULL.  Each file is
+ * read with a bound (its st_size is not trusted: /proc files say 0), and
+ * must be a regular file or /dev/null (no exports).  Then every exported
+ * path that exists must be a directory, and two paths naming one
+ * directory (a symlink, a bind mount) are the same export configured
+ * twice; a path that does not exist is left for the caller to report.
+ * Returns 0 with the exports in @cfg (pass it empty), or -1 when @diag
+ * received any error, with @cfg untouched: nothing is partially applied.
  */
 int nfswb_config_load(const char *main_file, bool main_required,
 		      const char *dropin_dir,

@@ -17,6 +17,7 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nfswbd.h"
@@ -83,6 +84,7 @@ int nfswbd_check_config(const struct nfswbd_cmdline *cl)
 	struct nfswb_diag diag = { 0 };
 	struct nfswbd_settings s;
 	struct nfswbd_table t = { 0 };
+	const struct nfswbd_dev **devof = NULL;
 	int ret = 1;
 
 	if (nfswbd_config_load(cl, &s, &t, &diag) < 0)
@@ -96,17 +98,25 @@ int nfswbd_check_config(const struct nfswbd_cmdline *cl)
 			s.exports_file, s.exports_dir ? " or " : "",
 			s.exports_dir ? s.exports_dir : "");
 
-	/* In file order, which is the order admins read them in. */
-	for (size_t i = 0; i < t.cfg.count; i++) {
-		const struct nfswb_export *e = &t.cfg.exports[i];
-
-		for (size_t k = 0; k < t.ndevs; k++)
-			for (size_t x = 0; x < t.devs[k].nexports; x++)
-				if (t.devs[k].exports[x] == e)
-					print_export(stdout, &t.devs[k], e);
+	/*
+	 * In file order, which is the order admins read them in; each
+	 * export's device found through one map, not a search per export.
+	 */
+	devof = calloc(t.cfg.count ? t.cfg.count : 1, sizeof(*devof));
+	if (!devof) {
+		nfswb_diag_add(&diag, "nfswbd", 0, "out of memory");
+		goto out;
 	}
+	for (size_t k = 0; k < t.ndevs; k++)
+		for (size_t x = 0; x < t.devs[k].nexports; x++)
+			devof[t.devs[k].exports[x] - t.cfg.exports] =
+				&t.devs[k];
+	for (size_t i = 0; i < t.cfg.count; i++)
+		if (devof[i])
+			print_export(stdout, devof[i], &t.cfg.exports[i]);
 	ret = fflush(stdout) ? 1 : 0;
 out:
+	free(devof);
 	nfswb_diag_print(&diag, stderr);
 	nfswb_diag_clear(&diag);
 	nfswbd_table_free(&t);

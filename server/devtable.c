@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "etab.h"
 #include "log.h"
@@ -178,16 +179,29 @@ int nfswbd_table_build(const struct nfswbd_settings *s,
 		goto fail;
 	}
 
+	/* The device follows from st_dev: resolve a run on one st_dev once. */
+	struct nfswb_device_id id;
+	bool have_id = false;
+	dev_t id_dev = 0;
+
 	for (size_t i = 0; i < t->cfg.count; i++) {
 		const struct nfswb_export *e = &t->cfg.exports[i];
-		struct nfswb_device_id id;
 		struct nfswbd_dev *d;
+		struct stat st;
 		char err[512];
 
-		if (nfswb_resolve_device(s->sysroot, e->path, &id, err,
-					 sizeof(err)) < 0) {
-			nfswb_diag_add(diag, e->file, e->line, "%s", err);
-			continue;
+		if (!have_id || stat(e->path, &st) < 0 || st.st_dev != id_dev) {
+			have_id = false;
+			if (nfswb_resolve_device(s->sysroot, e->path, &id, err,
+						 sizeof(err)) < 0) {
+				nfswb_diag_add(diag, e->file, e->line, "%s",
+					       err);
+				continue;
+			}
+			if (stat(e->path, &st) == 0) {
+				id_dev = st.st_dev;
+				have_id = true;
+			}
 		}
 		d = table_find(t, id.bdi);
 		if (!d) {
