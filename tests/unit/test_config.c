@@ -280,7 +280,7 @@ static void check_load(void)
 	T_CHECK(ret == 0 && cfg.count == 0 && diag.count == 0,
 		"missing optional: %d", ret);
 	ret = nfswb_config_load(main_file, true, dir, NULL, &cfg, &diag);
-	snprintf(want, sizeof(want), "%s: cannot open: No such file or directory",
+	snprintf(want, sizeof(want), "%s: cannot read: No such file or directory",
 		 main_file);
 	T_CHECK(ret == -1 && diag.count == 1 && !strcmp(diag.msgs[0], want),
 		"missing required: %d %s", ret,
@@ -353,6 +353,114 @@ static void check_load(void)
 		rmdir(dir);
 		rmdir(tmpdir);
 	}
+}
+
+/*
+ * Duplicate paths are found by hashing: 100,000 exports must cost a
+ * number of path comparisons in proportion, not n^2/2 (the scan before
+ * took minutes).  Counted, not timed.
+ */
+static void check_scale(void)
+{
+	const size_t n = 100000;
+	struct nfswb_config cfg = { 0 };
+	struct nfswb_diag diag = { 0 };
+	size_t len = 0, i;
+	char *buf = malloc(n * 16 + 32);
+	int errors;
+
+	if (!buf) {
+		T_CHECK(0, "out of memory");
+		return;
+	}
+	for (i = 0; i < n; i++)
+		len += (size_t)sprintf(buf + len, "/e/%zu\n", i);
+	len += (size_t)sprintf(buf + len, "/e/%zu\n", n / 2);
+	errors = nfswb_config_parse_buffer("big", buf, len, NULL, &cfg, &diag);
+	T_CHECK(errors == 1 && cfg.count == n, "%d errors, %zu exports",
+		errors, cfg.count);
+	T_CHECK(diag.count == 1 &&
+		!strcmp(diag.msgs[0],
+			"big:100001: /e/50000 configured twice (first at big:50001)"),
+		"%s", diag.count ? diag.msgs[0] : "");
+	/* A lookup and an insert per line, and rehashing as the table doubles. */
+	T_CHECK(cfg.path_compares <= 4 * n,
+		"%llu path comparisons for %zu exports",
+		(unsigned long long)cfg.path_compares, n);
+	printf("%zu exports: %llu path comparisons\n", n,
+	       (unsigned long long)cfg.path_compares);
+	nfswb_config_free(&cfg);
+	nfswb_diag_clear(&diag);
+	free(buf);
+}
+
+/*
+ * What only the filesystem tells: a symlink to an export is the same
+ * export, a regular file is no export; /proc/self/mem (st_size 0, yet
+ * not empty) is not read as an empty file; /dev/null is one.
+ */
+static void check_paths(void)
+{
+	struct nfswb_config cfg = { 0 };
+	struct nfswb_diag diag = { 0 };
+	char dir[160], want[600], conf[160];
+	int ret;
+
+	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_config.XXXXXX");
+	if (!mkdtemp(tmpdir))
+		T_SKIP("mkdtemp: %m");
+	snprintf(dir, sizeof(dir), "%s/dir", tmpdir);
+	snprintf(conf, sizeof(conf), "%s/paths.exports", tmpdir);
+	if (mkdir(dir, 0700))
+		T_SKIP("mkdir: %m");
+	put("file", "");
+	snprintf(want, sizeof(want), "%s/link", tmpdir);
+	if (symlink("dir", want))
+		T_SKIP("symlink: %m");
+	snprintf(want, sizeof(want), "%s/dir\n%s/link (mode=files)\n%s/file\n",
+		 tmpdir, tmpdir, tmpdir);
+	put("paths.exports", want);
+	ret = nfswb_config_load(conf, true, NULL, NULL, &cfg, &diag);
+	T_CHECK(ret == -1 && cfg.count == 0 && diag.count == 2,
+		"paths: %d, %zu messages", ret, diag.count);
+	snprintf(want, sizeof(want),
+		 "%s:2: %s/link is the directory %s/dir (first at %s:1) under another name: configured twice",
+		 conf, tmpdir, tmpdir, conf);
+	T_CHECK(diag.count > 1 && !strcmp(diag.msgs[1], want),
+		"\n  got  '%s'\n  want '%s'", diag.count > 1 ? diag.msgs[1] : "",
+		want);
+	snprintf(want, sizeof(want),
+		 "%s:3: %s/file is not a directory (an export is a directory tree)",
+		 conf, tmpdir);
+	T_CHECK(diag.count > 0 && !strcmp(diag.msgs[0], want),
+		"\n  got  '%s'\n  want '%s'", diag.count ? diag.msgs[0] : "",
+		want);
+	nfswb_diag_clear(&diag);
+
+	ret = nfswb_config_load("/proc/self/mem", true, NULL, NULL, &cfg,
+				&diag);
+	T_CHECK(ret == -1 && diag.count == 1 &&
+		!strcmp(diag.msgs[0],
+			"/proc/self/mem: cannot read: Input/output error"),
+		"/proc/self/mem: %d %s", ret, diag.count ? diag.msgs[0] : "");
+	nfswb_diag_clear(&diag);
+	ret = nfswb_config_load("/dev/null", true, NULL, NULL, &cfg, &diag);
+	T_CHECK(ret == 0 && cfg.count == 0 && diag.count == 0,
+		"/dev/null: %d %s", ret, diag.count ? diag.msgs[0] : "");
+	nfswb_diag_clear(&diag);
+	ret = nfswb_config_load("/dev/zero", true, NULL, NULL, &cfg, &diag);
+	T_CHECK(ret == -1 && diag.count == 1 &&
+		!strcmp(diag.msgs[0], "/dev/zero: not a regular file"),
+		"/dev/zero: %d %s", ret, diag.count ? diag.msgs[0] : "");
+	nfswb_diag_clear(&diag);
+
+	unlink(conf);
+	snprintf(want, sizeof(want), "%s/link", tmpdir);
+	unlink(want);
+	snprintf(want, sizeof(want), "%s/file", tmpdir);
+	unlink(want);
+	rmdir(dir);
+	rmdir(tmpdir);
 }
 
 /* How exports on one device combine (nfswb.exports(5), "One device"). */
@@ -446,13 +554,7 @@ static void check_merge(void)
 				merges[i].want);
 			/* The merged list parses back to the same options. */
 			T_CHECK(opts_from(got, &back) == 0 &&
-				back.mode == a.mode &&
-				back.background_time_ms == a.background_time_ms &&
-				back.commit_target_ms == a.commit_target_ms &&
-				back.bandwidth == a.bandwidth &&
-				back.min_bandwidth == a.min_bandwidth &&
-				back.max_bandwidth == a.max_bandwidth &&
-				back.nwriters == a.nwriters,
+				nfswb_export_opts_equal(&back, &a),
 				"merge %zu: '%s' does not parse back", i, got);
 			/* and the rule is symmetric (writers as a set) */
 			ret = nfswb_export_opts_merge(&b, &before, why,
@@ -525,6 +627,8 @@ int main(void)
 	check_caller_defaults();
 	check_merge();
 	check_load();
+	check_scale();
+	check_paths();
 	check_examples();
 	return t_result();
 }
