@@ -135,7 +135,7 @@ void nfswbd_table_detach(struct nfswbd_table *t)
 static bool same_setup(const struct nfswbd_dev *a, const struct nfswbd_dev *b)
 {
 	if (a->nmechs != b->nmechs || a->nexports != b->nexports ||
-	    memcmp(&a->opts, &b->opts, sizeof(a->opts)))
+	    !nfswb_export_opts_equal(&a->opts, &b->opts))
 		return false;
 	for (unsigned int k = 0; k < a->nmechs; k++)
 		if (a->mechs[k].mech != b->mechs[k].mech)

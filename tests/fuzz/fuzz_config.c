@@ -26,25 +26,6 @@
 #include "exports.h"
 #include "nfsconf.h"
 
-static bool same_opts(const struct nfswb_export_opts *a,
-		      const struct nfswb_export_opts *b)
-{
-	unsigned int i;
-
-	if (a->mode != b->mode ||
-	    a->background_time_ms != b->background_time_ms ||
-	    a->commit_target_ms != b->commit_target_ms ||
-	    a->bandwidth != b->bandwidth ||
-	    a->min_bandwidth != b->min_bandwidth ||
-	    a->max_bandwidth != b->max_bandwidth ||
-	    a->nwriters != b->nwriters)
-		return false;
-	for (i = 0; i < a->nwriters; i++)
-		if (strcmp(a->writers[i], b->writers[i]))
-			return false;
-	return true;
-}
-
 static void check_export(const struct nfswb_export *e)
 {
 	struct nfswb_config again = { 0 };
@@ -58,7 +39,8 @@ static void check_export(const struct nfswb_export *e)
 	snprintf(line, sizeof(line), "/x (%s)\n", opts);
 	FUZZ_CHECK(nfswb_config_parse_buffer("again", line, strlen(line), NULL,
 					&again, &diag) == 0);
-	FUZZ_CHECK(again.count == 1 && same_opts(&again.exports[0].opts, &e->opts));
+	FUZZ_CHECK(again.count == 1 &&
+		   nfswb_export_opts_equal(&again.exports[0].opts, &e->opts));
 	nfswb_config_free(&again);
 	nfswb_diag_clear(&diag);
 }
