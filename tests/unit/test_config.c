@@ -508,27 +508,20 @@ static int opts_from(const char *text, struct nfswb_export_opts *o)
 	return ret;
 }
 
+static int cmp_writer(const void *a, const void *b)
+{
+	return strcmp(a, b);
+}
+
+/* Equal, with the writers compared as a set (a union has no order). */
 static bool same_merged(const struct nfswb_export_opts *a,
 			const struct nfswb_export_opts *b)
 {
-	unsigned int i, j;
+	struct nfswb_export_opts x = *a, y = *b;
 
-	if (a->mode != b->mode ||
-	    a->background_time_ms != b->background_time_ms ||
-	    a->commit_target_ms != b->commit_target_ms ||
-	    a->bandwidth != b->bandwidth ||
-	    a->min_bandwidth != b->min_bandwidth ||
-	    a->max_bandwidth != b->max_bandwidth ||
-	    a->nwriters != b->nwriters || a->set != b->set)
-		return false;
-	for (i = 0; i < a->nwriters; i++) {
-		for (j = 0; j < b->nwriters; j++)
-			if (!strcmp(a->writers[i], b->writers[j]))
-				break;
-		if (j == b->nwriters)
-			return false;
-	}
-	return true;
+	qsort(x.writers, x.nwriters, sizeof(x.writers[0]), cmp_writer);
+	qsort(y.writers, y.nwriters, sizeof(y.writers[0]), cmp_writer);
+	return x.set == y.set && nfswb_export_opts_equal(&x, &y);
 }
 
 static void check_merge(void)
