@@ -366,6 +366,96 @@ static void test_rewrite_below(void)
 	unlink(path);
 }
 
+/*
+ * Dirty data far into a sparse file is kicked, not the holes before it:
+ * 32 MiB at @off, then kicks of 8 MiB an interval.  Before, the range to
+ * kick reached from offset 0 to the data in 1 GiB kicks; past 256 GiB the
+ * queue was full first and nothing was ever kicked.
+ */
+static void test_sparse(uint64_t off)
+{
+	char path[PATH_MAX + 16];
+	struct nfswb_policy_out o = { .kick_bytes = 8 * MiB };
+	uint64_t before, after = 0;
+	struct drive dr;
+	unsigned int i;
+	int st, done[2];
+	char ok;
+	pid_t a;
+
+	snprintf(path, sizeof(path), "%s/sparse.dat", fs.mnt);
+	go_prepare();
+	if (pipe(done) < 0) {
+		perror("pipe");
+		exit(T_EXIT_FAIL);
+	}
+	a = fork();
+	if (a == 0) {
+		static char block[BLOCK];
+		char c = 3;
+		int fd;
+
+		prctl(PR_SET_NAME, "nfsd");
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		close(go[1]);
+		while (read(go[0], &c, 1) < 0 && errno == EINTR)
+			;
+		memset(block, 's', sizeof(block));
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		for (i = 0; fd >= 0 && i < 32 * MiB / BLOCK; i++)
+			if (pwrite(fd, block, BLOCK, (off_t)(off + i * BLOCK)) !=
+			    BLOCK)
+				break;
+		c = i == 32 * MiB / BLOCK ? 0 : 3;
+		/* Stay alive: the mechanism reads the writer's comm. */
+		if (write(done[1], &c, 1) == 1)
+			pause();
+		_exit(c);
+	}
+	close(done[1]);
+	attach(&dr, 64, true);
+	go_start();
+	if (read(done[0], &ok, 1) != 1 || ok) {
+		kill(a, SIGKILL);
+		waitpid(a, &st, 0);
+		close(done[0]);
+		nfswb_mech_files.detach(&dr.d);
+		unlink(path);
+		fprintf(stderr, "sparse: cannot write at %" PRIu64 " GiB here\n",
+			off >> 30);
+		return;
+	}
+	before = dirty_of(path);
+	for (i = 0; i < 40; i++) {
+		struct pollfd pfd = {
+			.fd = nfswb_mech_files.poll_fd(&dr.d), .events = POLLIN,
+		};
+
+		if (poll(&pfd, 1, INTERVAL_MS) > 0)
+			nfswb_mech_files.on_readable(&dr.d);
+		nfswb_mech_files.dirty_bytes(&dr.d);
+		nfswb_mech_files.apply(&dr.d, &o);
+		after = dirty_of(path);
+		if (after <= 8 * MiB)
+			break;
+	}
+	fprintf(stderr, "sparse at %" PRIu64 " GiB: dirty %" PRIu64 " -> %"
+		PRIu64 " MiB, kicks %" PRIu64 ", errors %" PRIu64 "\n",
+		off >> 30, before / MiB, after / MiB,
+		count_files(&dr.d, "kicks"), count_files(&dr.d, "errors"));
+	kill(a, SIGKILL);
+	waitpid(a, &st, 0);
+	close(done[0]);
+	T_CHECK(before >= 24 * MiB, "only %" PRIu64 " bytes dirty at start",
+		before);
+	T_CHECK(count_files(&dr.d, "kicks") > 0, "no kicks at %" PRIu64
+		" GiB", off >> 30);
+	T_CHECK(after <= 8 * MiB, "%" PRIu64 " MiB still dirty at %" PRIu64
+		" GiB after %u intervals", after / MiB, off >> 30, i);
+	nfswb_mech_files.detach(&dr.d);
+	unlink(path);
+}
+
 int main(void)
 {
 	struct nfswb_cachestat cs;
@@ -386,5 +476,8 @@ int main(void)
 	test_target(false);
 	test_bound_and_delete();
 	test_rewrite_below();
+	test_sparse(300ull << 30);
+	/* 15.9 TiB: ext4's largest file with 4 KiB blocks is 16 TiB. */
+	test_sparse((159ull << 40) / 10);
 	return t_result();
 }
