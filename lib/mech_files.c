@@ -47,6 +47,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fdlimit.h"
 #include "mech_files_cachestat.h"
 #include "mech_files_track.h"
 #include "mech_files_kick.h"
@@ -496,7 +497,8 @@ static void files_on_readable(struct nfswb_mech_dev *d)
 	ssize_t len;
 
 	for (;;) {
-		len = read(p->fan, p->buf, EVENT_BUF);
+		/* A bounded batch: every event holds an fd (fdlimit.h). */
+		len = read(p->fan, p->buf, NFSWB_FD_EVENT_BATCH * sizeof(*m));
 		if (len < 0 && errno == EINTR)
 			continue;
 		if (len <= 0)

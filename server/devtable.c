@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "etab.h"
+#include "fdlimit.h"
 #include "log.h"
 #include "nfswbd.h"
 #include "restore.h"
@@ -237,6 +238,8 @@ int nfswbd_table_build(const struct nfswbd_settings *s,
 		dev_resolve_mode(s->sysroot, d, diag);
 		nfswb_estimator_init(&d->est, &p);
 	}
+	/* Files mode holds its files open: leave fds for everything else. */
+	t->max_files = nfswb_nofile_max_files(s->max_files, t->ndevs);
 	if (nfswb_diag_errors(diag) > errors)
 		goto fail;
 	return 0;
