@@ -34,6 +34,21 @@ static const char *conf_get(const struct nfswb_nfsconf *nc, const char *tag)
 	return nc ? nfswb_nfsconf_get(nc, SECTION, tag) : NULL;
 }
 
+/* A path from nfs.conf must be absolute: the daemon runs in "/". */
+static const char *conf_path(const struct nfswb_nfsconf *nc, const char *file,
+			     const char *tag, struct nfswb_diag *diag)
+{
+	const char *v = conf_get(nc, tag);
+
+	if (v && v[0] != '/') {
+		nfswb_diag_add(diag, file, 0,
+			       "[%s] %s = %s: must be an absolute path",
+			       SECTION, tag, v);
+		return NULL;
+	}
+	return v;
+}
+
 static int conf_duration(const struct nfswb_nfsconf *nc, const char *file,
 			 const char *tag, uint64_t *ms, struct nfswb_diag *diag)
 {
@@ -159,8 +174,8 @@ int nfswbd_settings_load(const struct nfswbd_cmdline *cl,
 	 * --exports-dir adds a directory; nfs.conf's exports-file and
 	 * exports-dir replace the built-in pair.
 	 */
-	file = conf_get(nc, "exports-file");
-	dir = conf_get(nc, "exports-dir");
+	file = conf_path(nc, conf_file, "exports-file", diag);
+	dir = conf_path(nc, conf_file, "exports-dir", diag);
 	if (cl->exports_file) {
 		s->exports_file = strdup(cl->exports_file);
 		s->exports_required = true;
@@ -175,7 +190,7 @@ int nfswbd_settings_load(const struct nfswbd_cmdline *cl,
 	}
 	s->exports_dir = dir ? strdup(dir) : NULL;
 
-	file = conf_get(nc, "state-dir");
+	file = conf_path(nc, conf_file, "state-dir", diag);
 	s->state_dir = strdup(cl->state_dir ? cl->state_dir :
 			      file ? file : NFSWB_STATEDIR);
 	s->sysroot = strdup(cl->sysroot ? cl->sysroot : "");
