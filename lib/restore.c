@@ -16,22 +16,40 @@
 
 #include "log.h"
 #include "restore.h"
+#include "statedir.h"
 
 #define JOURNAL_TMP	NFSWB_RESTORE_JOURNAL ".tmp"
 #define JOURNAL_HEADER	"# nfswbd: original values to restore (restore.h)\n"
 
+/* Appended records beyond this (over the live ones) trigger a rewrite. */
+#define COMPACT_SLACK	64
+
 struct restore_entry {
 	char *path;
-	char *value;
+	char *value;		/* the original */
+	char *set;		/* read after our last change; NULL: unknown */
+	int lock;		/* index in locks[] of its bdi's, or -1 */
+};
+
+/* An flock on SYSROOT/sys/class/bdi/BDI, shared by that bdi's entries. */
+struct bdi_lock {
+	char *dir;
+	int fd;			/* -1: slot free */
+	unsigned int refs;
 };
 
 struct nfswb_restore {
 	char *dir;
+	char *sysroot;
 	int dirfd;
 	int lockfd;
 	int jfd;		/* journal, O_APPEND */
+	bool failed;		/* a journal write failed since open */
+	size_t appended;	/* records appended since the last rewrite */
 	struct restore_entry *v;
 	size_t n, cap;
+	struct bdi_lock *locks;
+	size_t nlocks;
 };
 
 /* ---- escaping: '%', space and anything not printable become %XX ---- */
@@ -106,6 +124,60 @@ bad:
 	return NULL;
 }
 
+/* ---- what the journal may name ---- */
+
+static const char *const journal_attrs[] = { NFSWB_RESTORE_ATTRS, NULL };
+static const char *const write_attrs[] = { NFSWB_RESTORE_WRITE_ATTRS, NULL };
+
+static bool all_digits(const char *s, size_t len)
+{
+	if (!len)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return true;
+}
+
+/* "MAJ:MIN" or "btrfs-N", as device.c names bdis. */
+static bool bdi_name_ok(const char *s, size_t len)
+{
+	const char *colon = memchr(s, ':', len);
+
+	if (len > 6 && !memcmp(s, "btrfs-", 6))
+		return all_digits(s + 6, len - 6);
+	return colon && all_digits(s, (size_t)(colon - s)) &&
+	       all_digits(colon + 1, len - (size_t)(colon - s) - 1);
+}
+
+/* An unsigned decimal number, as every attribute we change holds. */
+static bool value_ok(const char *v)
+{
+	size_t len = strlen(v);
+
+	return len <= 20 && all_digits(v, len);
+}
+
+bool nfswb_restore_path_ok(const char *sysroot, const char *path, bool write)
+{
+	static const char mid[] = "/sys/class/bdi/";
+	size_t rlen = strlen(sysroot);
+	const char *bdi, *slash;
+
+	if (strncmp(path, sysroot, rlen) ||
+	    strncmp(path + rlen, mid, sizeof(mid) - 1))
+		return false;
+	bdi = path + rlen + sizeof(mid) - 1;
+	slash = strchr(bdi, '/');
+	if (!slash || !bdi_name_ok(bdi, (size_t)(slash - bdi)))
+		return false;
+	for (const char *const *a = write ? write_attrs : journal_attrs; *a;
+	     a++)
+		if (!strcmp(slash + 1, *a))
+			return true;
+	return false;
+}
+
 /* ---- reading and writing the settings themselves ---- */
 
 /* Read a sysfs/sysctl value into @buf without its trailing newline. */
@@ -113,7 +185,7 @@ static int read_value(const char *path, char *buf, size_t size)
 {
 	ssize_t n;
 	size_t len = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 
 	if (fd < 0)
 		return -1;
@@ -164,7 +236,7 @@ static int write_value(const char *path, const char *value)
 		return -1;
 	memcpy(buf, value, len);
 	buf[len] = '\n';
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
 		e = errno;
 		goto out;
@@ -184,8 +256,97 @@ out:
 	return e ? -1 : 0;
 }
 
-/* ---- the journal ---- */
+/* ---- one nfswbd per device: an flock on the bdi's sysfs directory ---- */
 
+/* The directory of @path: everything before its last '/'. */
+static char *bdi_dir(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return strndup(path, (size_t)(slash - path));
+}
+
+/* Take (or share) the lock of @path's bdi; its index, or -1 (EBUSY...). */
+static int bdi_lock_get(struct nfswb_restore *r, const char *path)
+{
+	struct bdi_lock *l;
+	char *dir = bdi_dir(path);
+	size_t i, slot = r->nlocks;
+	int fd, e;
+
+	if (!dir)
+		return -1;
+	for (i = 0; i < r->nlocks; i++) {
+		if (r->locks[i].fd < 0) {
+			slot = i;
+			continue;
+		}
+		if (!strcmp(r->locks[i].dir, dir)) {
+			r->locks[i].refs++;
+			free(dir);
+			return (int)i;
+		}
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		e = errno;
+		if (fd >= 0)
+			close(fd);
+		if (e == EWOULDBLOCK) {
+			xlog(L_ERROR, "%s is locked: another nfswbd is changing this device's settings; leaving them to it",
+			     dir);
+			e = EBUSY;
+		}
+		free(dir);
+		errno = e;
+		return -1;
+	}
+	if (slot == r->nlocks) {
+		l = realloc(r->locks, (r->nlocks + 1) * sizeof(*l));
+		if (!l) {
+			close(fd);
+			free(dir);
+			errno = ENOMEM;
+			return -1;
+		}
+		r->locks = l;
+		r->nlocks++;
+	}
+	r->locks[slot].dir = dir;
+	r->locks[slot].fd = fd;
+	r->locks[slot].refs = 1;
+	return (int)slot;
+}
+
+static void bdi_lock_put(struct nfswb_restore *r, int i)
+{
+	struct bdi_lock *l;
+
+	if (i < 0)
+		return;
+	l = &r->locks[i];
+	if (--l->refs)
+		return;
+	close(l->fd);
+	free(l->dir);
+	l->fd = -1;
+	l->dir = NULL;
+}
+
+/* Make sure entry @e holds its bdi's lock (entries from a journal do not). */
+static int entry_lock(struct nfswb_restore *r, struct restore_entry *e)
+{
+	if (e->lock < 0)
+		e->lock = bdi_lock_get(r, e->path);
+	return e->lock < 0 ? -1 : 0;
+}
+
+/* ---- the entries in memory ---- */
+
+/*
+ * Linear: the daemon journals a few attributes per device; a journal
+ * read at start-up is merged by nfswb_restore_parse() in O(n log n).
+ */
 static ssize_t find(const struct nfswb_restore *r, const char *path)
 {
 	size_t i;
@@ -196,51 +357,77 @@ static ssize_t find(const struct nfswb_restore *r, const char *path)
 	return -1;
 }
 
-static int add_entry(struct nfswb_restore *r, const char *path,
-		     const char *value)
+static int set_str(char **dst, const char *src)
 {
-	struct restore_entry *v;
-	char *p, *val;
+	char *p = src ? strdup(src) : NULL;
+
+	if (src && !p) {
+		errno = ENOMEM;
+		return -1;
+	}
+	free(*dst);
+	*dst = p;
+	return 0;
+}
+
+static struct restore_entry *add_entry(struct nfswb_restore *r,
+				       const char *path, const char *value,
+				       const char *set)
+{
+	struct restore_entry *v, *e;
 
 	if (r->n == r->cap) {
 		size_t cap = r->cap ? 2 * r->cap : 16;
 
 		v = realloc(r->v, cap * sizeof(*v));
 		if (!v)
-			return -1;
+			return NULL;
 		r->v = v;
 		r->cap = cap;
 	}
-	p = strdup(path);
-	val = strdup(value);
-	if (!p || !val) {
-		free(p);
-		free(val);
+	e = &r->v[r->n];
+	memset(e, 0, sizeof(*e));
+	e->lock = -1;
+	if (set_str(&e->path, path) < 0 || set_str(&e->value, value) < 0 ||
+	    set_str(&e->set, set) < 0) {
+		free(e->path);
+		free(e->value);
+		free(e->set);
 		errno = ENOMEM;
-		return -1;
+		return NULL;
 	}
-	r->v[r->n].path = p;
-	r->v[r->n].value = val;
 	r->n++;
-	return 0;
+	return e;
+}
+
+static void free_entry(struct nfswb_restore *r, struct restore_entry *e)
+{
+	bdi_lock_put(r, e->lock);
+	free(e->path);
+	free(e->value);
+	free(e->set);
 }
 
 static void remove_entry(struct nfswb_restore *r, size_t i)
 {
-	free(r->v[i].path);
-	free(r->v[i].value);
+	free_entry(r, &r->v[i]);
 	memmove(&r->v[i], &r->v[i + 1], (r->n - i - 1) * sizeof(r->v[0]));
 	r->n--;
 }
 
-/* "PATH VALUE\n", escaped; NULL on ENOMEM. */
-static char *format_record(const char *path, const char *value, size_t *len)
+/* ---- writing the journal ---- */
+
+/* "PATH ORIGINAL[ SET]\n", escaped; NULL on ENOMEM. */
+static char *format_record(const char *path, const char *value,
+			   const char *set, size_t *len)
 {
-	char *p = escape(path), *v = escape(value), *line = NULL;
+	char *p = escape(path), *v = escape(value);
+	char *s = set ? escape(set) : NULL, *line = NULL;
 	int n;
 
-	if (p && v) {
-		n = asprintf(&line, "%s %s\n", p, v);
+	if (p && v && (s || !set)) {
+		n = asprintf(&line, "%s %s%s%s\n", p, v, s ? " " : "",
+			     s ? s : "");
 		if (n < 0)
 			line = NULL;
 		else
@@ -248,6 +435,7 @@ static char *format_record(const char *path, const char *value, size_t *len)
 	}
 	free(p);
 	free(v);
+	free(s);
 	return line;
 }
 
@@ -266,10 +454,21 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
+static void journal_failed(struct nfswb_restore *r, const char *what, int e)
+{
+	xlog(L_ERROR, "cannot %s %s/%s: %s", what, r->dir,
+	     NFSWB_RESTORE_JOURNAL, strerror(e));
+	r->failed = true;
+	errno = e;
+}
+
 /*
  * Replace the journal with the entries in memory: write a temporary file,
  * fsync it, rename it over the journal and fsync the directory, so that
- * after a crash the journal is either the old one or the new one.
+ * after a crash the journal is either the old one or the new one.  When
+ * that fails (a full file system) and nothing is left to restore, the
+ * journal is removed instead, which needs no space: a stale journal must
+ * not outlive what it recorded.
  */
 static int rewrite_journal(struct nfswb_restore *r)
 {
@@ -277,14 +476,14 @@ static int rewrite_journal(struct nfswb_restore *r)
 	size_t i, len;
 	char *line;
 
-	fd = openat(r->dirfd, JOURNAL_TMP,
-		    O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	fd = nfswb_statedir_create_tmp(r->dirfd, JOURNAL_TMP, 0600);
 	if (fd < 0)
 		goto fail;
 	if (write_all(fd, JOURNAL_HEADER, strlen(JOURNAL_HEADER)) < 0)
 		goto fail_fd;
 	for (i = 0; i < r->n; i++) {
-		line = format_record(r->v[i].path, r->v[i].value, &len);
+		line = format_record(r->v[i].path, r->v[i].value, r->v[i].set,
+				     &len);
 		if (!line)
 			goto fail_fd;
 		if (write_all(fd, line, len) < 0) {
@@ -298,150 +497,306 @@ static int rewrite_journal(struct nfswb_restore *r)
 	close(fd);
 	if (renameat(r->dirfd, JOURNAL_TMP, r->dirfd,
 		     NFSWB_RESTORE_JOURNAL) < 0)
-		goto fail;
+		goto fail_tmp;
 	if (fsync(r->dirfd) < 0)
 		goto fail;
-	jfd = openat(r->dirfd, NFSWB_RESTORE_JOURNAL,
-		     O_WRONLY | O_APPEND | O_CLOEXEC);
+	jfd = nfswb_statedir_openat(r->dirfd, NFSWB_RESTORE_JOURNAL,
+				    O_WRONLY | O_APPEND, 0);
 	if (jfd < 0)
 		goto fail;
 	if (r->jfd >= 0)
 		close(r->jfd);
 	r->jfd = jfd;
+	r->appended = 0;
 	return 0;
 
 fail_fd:
 	e = errno;
 	close(fd);
 	errno = e;
+fail_tmp:
+	e = errno;
+	unlinkat(r->dirfd, JOURNAL_TMP, 0);
+	errno = e;
 fail:
 	e = errno;
-	xlog(L_ERROR, "cannot rewrite %s/%s: %s", r->dir, NFSWB_RESTORE_JOURNAL,
-	     strerror(e));
-	errno = e;
+	if (!r->n && (unlinkat(r->dirfd, NFSWB_RESTORE_JOURNAL, 0) == 0 ||
+		      errno == ENOENT) && fsync(r->dirfd) == 0) {
+		xlog(L_ERROR, "cannot rewrite %s/%s (%s); removed it, nothing is left to restore",
+		     r->dir, NFSWB_RESTORE_JOURNAL, strerror(e));
+		r->failed = true;
+		/* Appends need a journal: the next record creates one. */
+		if (r->jfd >= 0)
+			close(r->jfd);
+		r->jfd = nfswb_statedir_openat(r->dirfd, NFSWB_RESTORE_JOURNAL,
+					       O_WRONLY | O_APPEND | O_CREAT,
+					       0600);
+		return 0;
+	}
+	journal_failed(r, "rewrite", e);
 	return -1;
 }
 
-/* Append one record and make it durable before the caller changes @path. */
+/*
+ * Append one record and make it durable.  A failed append is cut off
+ * again, so that a later one does not continue a torn line.
+ */
 static int append_record(struct nfswb_restore *r, const char *path,
-			 const char *value)
+			 const char *value, const char *set)
 {
 	size_t len;
-	char *line = format_record(path, value, &len);
+	char *line = format_record(path, value, set, &len);
+	off_t end;
 	int e;
 
 	if (!line)
 		return -1;
-	if (write_all(r->jfd, line, len) < 0 || fdatasync(r->jfd) < 0) {
+	if (r->jfd < 0) {
+		e = EBADF;
+		goto fail;
+	}
+	end = lseek(r->jfd, 0, SEEK_END);
+	if (end < 0 || write_all(r->jfd, line, len) < 0 ||
+	    fdatasync(r->jfd) < 0) {
 		e = errno;
-		free(line);
-		xlog(L_ERROR, "cannot append to %s/%s: %s", r->dir,
-		     NFSWB_RESTORE_JOURNAL, strerror(e));
-		errno = e;
-		return -1;
+		if (end >= 0 && ftruncate(r->jfd, end) == 0)
+			fdatasync(r->jfd);
+		goto fail;
 	}
 	free(line);
-	return 0;
-}
-
-/* Read the whole journal; *buf NULL and 0 when there is none. */
-static int slurp_journal(struct nfswb_restore *r, char **buf, size_t *len)
-{
-	size_t cap = 4096, n = 0;
-	char *b = NULL, *nb;
-	ssize_t got;
-	int fd, e;
-
-	*buf = NULL;
-	*len = 0;
-	fd = openat(r->dirfd, NFSWB_RESTORE_JOURNAL, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? 0 : -1;
-	for (;;) {
-		if (!b || n == cap) {
-			cap = b ? 2 * cap : cap;
-			nb = realloc(b, cap);
-			if (!nb)
-				goto fail;
-			b = nb;
-		}
-		got = read(fd, b + n, cap - n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			goto fail;
-		if (got == 0)
-			break;
-		n += (size_t)got;
-	}
-	close(fd);
-	*buf = b;
-	*len = n;
+	r->appended++;
 	return 0;
 fail:
-	e = errno;
-	free(b);
-	close(fd);
-	errno = e;
+	free(line);
+	journal_failed(r, "append to", e);
 	return -1;
 }
 
-/*
- * Parse the journal left by a previous run into @r, keeping the first
- * record of each path (the true original).  A torn last line is ignored.
- */
-static int load_journal(struct nfswb_restore *r)
+/* Rewrite a journal grown long with confirmations; failure is logged. */
+static void maybe_compact(struct nfswb_restore *r)
 {
-	char *buf, *line, *end, *sp, *path, *value;
-	unsigned int lineno = 0;
-	size_t len;
+	if (r->appended > COMPACT_SLACK + 2 * r->n)
+		rewrite_journal(r);
+}
 
-	if (slurp_journal(r, &buf, &len) < 0) {
-		xlog(L_ERROR, "cannot read %s/%s: %m", r->dir,
-		     NFSWB_RESTORE_JOURNAL);
-		return -1;
-	}
-	for (line = buf; buf && line < buf + len; line = end + 1) {
-		end = memchr(line, '\n', (size_t)(buf + len - line));
-		if (!end) {
-			xlog(L_NOTICE, "%s/%s: ignoring a torn last record",
-			     r->dir, NFSWB_RESTORE_JOURNAL);
-			break;
-		}
-		lineno++;
-		if (line == end || *line == '#')
-			continue;
-		sp = memchr(line, ' ', (size_t)(end - line));
-		path = sp ? unescape(line, (size_t)(sp - line)) : NULL;
-		value = sp ? unescape(sp + 1, (size_t)(end - sp - 1)) : NULL;
-		if (!path || !value || path[0] != '/') {
-			xlog(L_WARNING, "%s/%s:%u: malformed record ignored",
-			     r->dir, NFSWB_RESTORE_JOURNAL, lineno);
-		} else if (find(r, path) < 0 && add_entry(r, path, value) < 0) {
-			free(path);
-			free(value);
-			free(buf);
+/* ---- reading the journal ---- */
+
+struct parsed {
+	char *path, *orig, *set;
+	unsigned int line;
+};
+
+static int cmp_path_line(const void *a, const void *b)
+{
+	const struct parsed *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+
+	return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+static int cmp_line(const void *a, const void *b)
+{
+	const struct parsed *x = a, *y = b;
+
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* Split one record line into its unescaped fields: their count, or -1. */
+static int split_fields(const char *line, size_t len, char **f, int max)
+{
+	const char *p = line, *end = line + len, *sp;
+	int n = 0;
+
+	while (p <= end) {
+		sp = memchr(p, ' ', (size_t)(end - p));
+		if (!sp)
+			sp = end;
+		if (n == max || !(f[n] = unescape(p, (size_t)(sp - p)))) {
+			while (n > 0)
+				free(f[--n]);
 			return -1;
 		}
-		free(path);
-		free(value);
+		n++;
+		p = sp + 1;
 	}
+	return n;
+}
+
+static const char *check_record(const char *sysroot, char *const *f, int n)
+{
+	if (n < 2)
+		return "malformed record (not PATH ORIGINAL [SET])";
+	if (!nfswb_restore_path_ok(sysroot, f[0], false))
+		return "not a setting nfswbd changes (only SYSROOT/sys/class/bdi/BDI/ATTR, ATTR strict_limit, max_ratio_fine or dirty_background_time)";
+	if (!value_ok(f[1]) || (n == 3 && !value_ok(f[2])))
+		return "value is not an unsigned decimal number";
+	return NULL;
+}
+
+int nfswb_restore_parse(const char *buf, size_t len, const char *sysroot,
+			const struct nfswb_restore_reader *rd)
+{
+	struct parsed *v = NULL, *nv;
+	size_t n = 0, cap = 0, i, j, groups;
+	const char *line, *end, *why;
+	unsigned int lineno = 0;
+	char *f[3];
+	int nf, k, ret = -1, e = ENOMEM;
+
+	for (line = buf; line < buf + len; line = end + 1) {
+		end = memchr(line, '\n', (size_t)(buf + len - line));
+		lineno++;
+		if (!end) {
+			rd->skip(rd->arg, lineno, "a torn last record (its change never happened), ignored", true);
+			break;
+		}
+		if (line == end || *line == '#')
+			continue;
+		nf = split_fields(line, (size_t)(end - line), f, 3);
+		why = nf < 0 ? "malformed record (bad escape or too many fields)" :
+			       check_record(sysroot, f, nf);
+		if (why) {
+			for (k = 0; k < nf; k++)
+				free(f[k]);
+			rd->skip(rd->arg, lineno, why, false);
+			continue;
+		}
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv) {
+				for (k = 0; k < nf; k++)
+					free(f[k]);
+				goto out;
+			}
+			v = nv;
+		}
+		v[n].path = f[0];
+		v[n].orig = f[1];
+		v[n].set = nf == 3 ? f[2] : NULL;
+		v[n].line = lineno;
+		n++;
+	}
+
+	/* Merge each path's records: first original, last set value. */
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_path_line);
+	for (i = 0, groups = 0; i < n; i = j) {
+		struct parsed g = v[i];
+
+		for (j = i + 1; j < n && !strcmp(v[j].path, v[i].path); j++)
+			;
+		if (j - 1 != i) {
+			g.set = v[j - 1].set;
+			free(v[i].set);
+		}
+		for (size_t m = i + 1; m < j; m++) {
+			free(v[m].path);
+			free(v[m].orig);
+			if (m != j - 1)
+				free(v[m].set);
+		}
+		v[groups++] = g;
+	}
+	if (groups)
+		qsort(v, groups, sizeof(*v), cmp_line);
+	n = groups;
+	for (i = 0; i < n; i++) {
+		if (rd->record(rd->arg, v[i].line, v[i].path, v[i].orig,
+			       v[i].set) < 0) {
+			e = errno;
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	for (i = 0; i < n; i++) {
+		free(v[i].path);
+		free(v[i].orig);
+		free(v[i].set);
+	}
+	free(v);
+	if (ret < 0)
+		errno = e;
+	return ret;
+}
+
+static int load_record(void *arg, unsigned int line, const char *path,
+		       const char *original, const char *set)
+{
+	(void)line;
+	return add_entry(arg, path, original, set) ? 0 : -1;
+}
+
+static void load_skip(void *arg, unsigned int line, const char *why,
+		      bool torn)
+{
+	const struct nfswb_restore *r = arg;
+
+	xlog(torn ? L_NOTICE : L_ERROR, "%s/%s:%u: %s%s", r->dir,
+	     NFSWB_RESTORE_JOURNAL, line, why, torn ? "" : "; ignored");
+}
+
+/* Read the journal left by a previous run into @r. */
+static int load_journal(struct nfswb_restore *r, char *err, size_t errlen)
+{
+	const struct nfswb_restore_reader rd = {
+		.record = load_record, .skip = load_skip, .arg = r,
+	};
+	size_t len;
+	char *buf;
+	int ret;
+
+	if (nfswb_statedir_read(r->dirfd, NFSWB_RESTORE_JOURNAL,
+				NFSWB_RESTORE_JOURNAL_MAX, &buf, &len) < 0) {
+		snprintf(err, errlen, "cannot read %s/%s: %s", r->dir,
+			 NFSWB_RESTORE_JOURNAL,
+			 errno == EFBIG ? "larger than any journal nfswbd writes" :
+			 errno == EINVAL ? "not a regular file" :
+			 errno == ELOOP ? "it is a symlink" :
+			 errno == EPERM ? "owned by another user" :
+			 strerror(errno));
+		return -1;
+	}
+	if (!buf)
+		return 0;
+	ret = nfswb_restore_parse(buf, len, r->sysroot, &rd);
 	free(buf);
-	return 0;
+	if (ret < 0)
+		snprintf(err, errlen, "cannot read %s/%s: %s", r->dir,
+			 NFSWB_RESTORE_JOURNAL, strerror(errno));
+	return ret;
 }
 
 /*
- * Write back entry @i.  Returns 1 when the entry is done with (restored,
- * or its file is gone with its device), 0 when it must stay.
+ * Write back entry @i, unless its file no longer reads the value nfswbd
+ * set (someone changed it since: theirs now).  Returns 1 when the entry
+ * is done with (restored, left, or its file is gone with its device), 0
+ * when it must stay.
  */
 static int put_back_entry(struct nfswb_restore *r, size_t i, const char *why)
 {
-	const struct restore_entry *e = &r->v[i];
+	struct restore_entry *e = &r->v[i];
+	char cur[NFSWB_RESTORE_VALUE_MAX];
 
+	if (entry_lock(r, e) < 0) {
+		if (errno != EBUSY)
+			goto failed;
+		xlog(L_WARNING, "not restoring %s to %s: another nfswbd holds the device; kept for the next start",
+		     e->path, e->value);
+		return 0;
+	}
+	if (e->set && read_value(e->path, cur, sizeof(cur)) == 0 &&
+	    strcmp(cur, e->set)) {
+		xlog(L_NOTICE, "not restoring %s to %s: it reads %s, not the %s nfswbd set, so someone changed it since",
+		     e->path, e->value, cur, e->set);
+		return 1;
+	}
 	if (write_value(e->path, e->value) == 0) {
 		xlog(L_INFO, "restored %s to %s%s", e->path, e->value, why);
 		return 1;
 	}
+failed:
 	if (errno == ENOENT || errno == ENODEV || errno == ENXIO) {
 		xlog(L_WARNING, "cannot restore %s to %s: %m; the device is gone, dropping it",
 		     e->path, e->value);
@@ -469,7 +824,8 @@ static int put_back_all(struct nfswb_restore *r, const char *why)
 	return ret;
 }
 
-int nfswb_restore_open(const char *state_dir, struct nfswb_restore **rp,
+int nfswb_restore_open(int state_dirfd, const char *state_dir,
+		       const char *sysroot, struct nfswb_restore **rp,
 		       char *err, size_t errlen)
 {
 	struct nfswb_restore *r;
@@ -482,23 +838,19 @@ int nfswb_restore_open(const char *state_dir, struct nfswb_restore **rp,
 	}
 	r->dirfd = r->lockfd = r->jfd = -1;
 	r->dir = strdup(state_dir);
-	if (!r->dir) {
+	r->sysroot = strdup(sysroot);
+	if (!r->dir || !r->sysroot) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	if (mkdir(state_dir, 0755) < 0 && errno != EEXIST) {
-		snprintf(err, errlen, "cannot create state directory %s: %s",
-			 state_dir, strerror(errno));
-		goto fail;
-	}
-	r->dirfd = open(state_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	r->dirfd = fcntl(state_dirfd, F_DUPFD_CLOEXEC, 3);
 	if (r->dirfd < 0) {
-		snprintf(err, errlen, "cannot open state directory %s: %s",
-			 state_dir, strerror(errno));
+		snprintf(err, errlen, "state directory %s: %s", state_dir,
+			 strerror(errno));
 		goto fail;
 	}
-	r->lockfd = openat(r->dirfd, NFSWB_RESTORE_LOCK,
-			   O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	r->lockfd = nfswb_statedir_openat(r->dirfd, NFSWB_RESTORE_LOCK,
+					  O_RDWR | O_CREAT, 0600);
 	if (r->lockfd < 0) {
 		snprintf(err, errlen, "cannot open %s/%s: %s", state_dir,
 			 NFSWB_RESTORE_LOCK, strerror(errno));
@@ -515,11 +867,8 @@ int nfswb_restore_open(const char *state_dir, struct nfswb_restore **rp,
 				 strerror(errno));
 		goto fail;
 	}
-	if (load_journal(r) < 0) {
-		snprintf(err, errlen, "cannot read %s/%s: %s", state_dir,
-			 NFSWB_RESTORE_JOURNAL, strerror(errno));
+	if (load_journal(r, err, errlen) < 0)
 		goto fail;
-	}
 	if (r->n)
 		xlog(L_NOTICE, "restoring %zu setting(s) left by a previous run",
 		     r->n);
@@ -537,33 +886,60 @@ fail:
 	return -1;
 }
 
-int nfswb_restore_record(struct nfswb_restore *r, const char *path)
+/* The entry for @path, recorded (and its bdi locked) if it is new. */
+static struct restore_entry *record(struct nfswb_restore *r, const char *path)
 {
+	struct restore_entry *e;
+	ssize_t i = find(r, path);
 	char *value;
-	int e;
+	int lock, err;
 
-	if (find(r, path) >= 0)
-		return 0;
+	if (!nfswb_restore_path_ok(r->sysroot, path, false)) {
+		xlog(L_ERROR, "refusing to journal %s: not a setting nfswbd changes",
+		     path);
+		errno = EPERM;
+		return NULL;
+	}
+	if (i >= 0)
+		return entry_lock(r, &r->v[i]) < 0 ? NULL : &r->v[i];
+	lock = bdi_lock_get(r, path);
+	if (lock < 0)
+		return NULL;
 	value = malloc(NFSWB_RESTORE_VALUE_MAX);
-	if (!value)
-		return -1;
-	if (read_value(path, value, NFSWB_RESTORE_VALUE_MAX) < 0) {
-		e = errno;
-		xlog(L_ERROR, "cannot read %s to record it: %s", path,
-		     strerror(e));
+	if (!value) {
+		err = ENOMEM;
 		goto fail;
 	}
-	if (append_record(r, path, value) < 0 ||
-	    add_entry(r, path, value) < 0) {
-		e = errno;
+	if (read_value(path, value, NFSWB_RESTORE_VALUE_MAX) < 0) {
+		err = errno;
+		xlog(L_ERROR, "cannot read %s to record it: %s", path,
+		     strerror(err));
+		goto fail;
+	}
+	if (!value_ok(value)) {
+		err = EINVAL;
+		xlog(L_ERROR, "cannot record %s: its value is not a number",
+		     path);
+		goto fail;
+	}
+	if (append_record(r, path, value, NULL) < 0 ||
+	    !(e = add_entry(r, path, value, NULL))) {
+		err = errno;
 		goto fail;
 	}
 	free(value);
-	return 0;
+	e->lock = lock;
+	return e;
 fail:
 	free(value);
-	errno = e;
-	return -1;
+	bdi_lock_put(r, lock);
+	errno = err;
+	return NULL;
+}
+
+int nfswb_restore_record(struct nfswb_restore *r, const char *path)
+{
+	return record(r, path) ? 0 : -1;
 }
 
 int nfswb_restore_set(struct nfswb_restore *r, const char *path,
@@ -575,16 +951,42 @@ int nfswb_restore_set(struct nfswb_restore *r, const char *path,
 int nfswb_restore_set_via(struct nfswb_restore *r, const char *record_path,
 			  const char *path, const char *value)
 {
-	if (nfswb_restore_record(r, record_path) < 0)
-		return -1;
-	if (write_value(path, value) < 0) {
-		int e = errno;
+	char cur[NFSWB_RESTORE_VALUE_MAX];
+	struct restore_entry *e;
+	int err;
 
-		xlog(L_WARNING, "cannot write %s to %s: %s", value, path,
-		     strerror(e));
-		errno = e;
+	if (!nfswb_restore_path_ok(r->sysroot, path, true) ||
+	    !value_ok(value)) {
+		xlog(L_ERROR, "refusing to write %s to %s: not a setting nfswbd changes",
+		     value, path);
+		errno = EPERM;
 		return -1;
 	}
+	e = record(r, record_path);
+	if (!e)
+		return -1;
+	/* Unconfirmed until read back: a crash in between restores it. */
+	if (e->set) {
+		if (append_record(r, e->path, e->value, NULL) < 0)
+			return -1;
+		set_str(&e->set, NULL);
+	}
+	if (write_value(path, value) < 0) {
+		err = errno;
+		xlog(L_WARNING, "cannot write %s to %s: %s", value, path,
+		     strerror(err));
+		errno = err;
+		return -1;
+	}
+	if (read_value(e->path, cur, sizeof(cur)) < 0 || !value_ok(cur)) {
+		xlog(L_WARNING, "cannot read %s back after writing %s: %m; it will be restored unconditionally",
+		     e->path, path);
+		return 0;
+	}
+	/* A failed confirmation leaves "unknown": restored as before. */
+	if (append_record(r, e->path, e->value, cur) == 0 &&
+	    set_str(&e->set, cur) == 0)
+		maybe_compact(r);
 	return 0;
 }
 
@@ -610,9 +1012,9 @@ int nfswb_restore_put_back(struct nfswb_restore *r, const char *path)
 
 int nfswb_restore_all(struct nfswb_restore *r)
 {
-	if (!r->n)
-		return 0;
-	return put_back_all(r, "");
+	int ret = r->n ? put_back_all(r, "") : 0;
+
+	return r->failed ? -1 : ret;
 }
 
 size_t nfswb_restore_count(const struct nfswb_restore *r)
@@ -626,17 +1028,22 @@ void nfswb_restore_close(struct nfswb_restore *r)
 
 	if (!r)
 		return;
-	for (i = 0; i < r->n; i++) {
-		free(r->v[i].path);
-		free(r->v[i].value);
-	}
+	for (i = 0; i < r->n; i++)
+		free_entry(r, &r->v[i]);
 	free(r->v);
+	for (i = 0; i < r->nlocks; i++)
+		if (r->locks[i].fd >= 0) {
+			close(r->locks[i].fd);
+			free(r->locks[i].dir);
+		}
+	free(r->locks);
 	if (r->jfd >= 0)
 		close(r->jfd);
 	if (r->lockfd >= 0)
 		close(r->lockfd);
 	if (r->dirfd >= 0)
 		close(r->dirfd);
+	free(r->sysroot);
 	free(r->dir);
 	free(r);
 }

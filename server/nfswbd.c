@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,10 +22,14 @@
 #include <unistd.h>
 
 #include "caps.h"
+#include "fdlimit.h"
 #include "log.h"
 #include "nfswbd.h"
 #include "restore.h"
+#include "statedir.h"
 #include "units.h"
+
+#define PIDFILE	"nfswbd.pid"
 
 enum {
 	OPT_NFS_CONF = 256,
@@ -87,7 +92,10 @@ static void usage(FILE *out)
 		NFSWB_STATEDIR, NFSWBD_DEFAULT_INTERVAL_MS);
 }
 
-/* Before daemon() changes to /: relative names would stop working. */
+/*
+ * Before daemonising changes to "/", and for reloads: relative names
+ * would name other files.
+ */
 static int make_absolute(const char **p, char **owned)
 {
 	char cwd[PATH_MAX];
@@ -106,44 +114,22 @@ static int make_absolute(const char **p, char **owned)
 	return 0;
 }
 
-static int mkdir_p(const char *dir)
-{
-	char buf[PATH_MAX];
-	size_t len = strlen(dir);
-
-	if (len >= sizeof(buf)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	memcpy(buf, dir, len + 1);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-		return -1;
-	return 0;
-}
-
 /*
  * The pid file is held with flock(2): the kernel drops the lock however
  * the holder dies, so a file left by a crash never blocks a restart, and
  * a live daemon is never mistaken for a stale one.
  */
-static int pidfile_lock(const char *state_dir, char *path, size_t len)
+static int pidfile_lock(int dirfd, const char *state_dir)
 {
 	char other[32] = "";
 	ssize_t n;
 	int fd;
 
-	snprintf(path, len, "%s/nfswbd.pid", state_dir);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	fd = nfswb_statedir_openat(dirfd, PIDFILE, O_RDWR | O_CREAT, 0644);
 	if (fd < 0) {
-		fprintf(stderr, "nfswbd: cannot open %s: %s\n", path,
+		fprintf(stderr, "nfswbd: cannot open %s/%s: %s\n", state_dir,
+			PIDFILE, errno == ELOOP ? "it is a symlink" :
+			errno == EINVAL ? "not a regular file" :
 			strerror(errno));
 		return -1;
 	}
@@ -313,6 +299,54 @@ static void log_export_warning(const struct nfswb_export *e, const char *msg,
 	xlog(L_WARNING, "%s:%u: %s %s", e->file, e->line, e->path, msg);
 }
 
+/*
+ * Signals during start-up.  A SIGHUP (a reload asked for too early) must
+ * never kill the daemon: it is held before main() even runs, from
+ * .preinit_array (the program's first code after the dynamic loader and
+ * a sanitizer runtime), and becomes a reload once the loop runs.  SIGTERM
+ * and SIGINT keep their default action (they end the process at once)
+ * until the journal is open; from there on they are held too, and
+ * start_stopped() looks for them between the steps, so a SIGTERM still
+ * ends start-up promptly but with every setting put back.
+ */
+static sigset_t inherited_mask;
+
+static void hold_sighup(int argc, char **argv, char **envp)
+{
+	sigset_t hup;
+
+	(void)argc;
+	(void)argv;
+	(void)envp;
+	sigemptyset(&hup);
+	sigaddset(&hup, SIGHUP);
+	sigprocmask(SIG_BLOCK, &hup, &inherited_mask);
+}
+
+__attribute__((section(".preinit_array"), used))
+static void (*const preinit_hold_sighup)(int, char **, char **) = hold_sighup;
+
+static bool start_stopped(void)
+{
+	sigset_t pending;
+
+	if (sigpending(&pending) < 0)
+		return false;
+	if (!sigismember(&pending, SIGTERM) && !sigismember(&pending, SIGINT))
+		return false;
+	xlog(L_NOTICE, "%s during start-up: exiting",
+	     sigismember(&pending, SIGTERM) ? "SIGTERM" : "SIGINT");
+	return true;
+}
+
+/* The soft fd limit up to the hard one: files mode holds files open. */
+static void raise_nofile(void)
+{
+	unsigned long n = nfswb_nofile_raise();
+
+	xlog(L_DEBUG, "RLIMIT_NOFILE: %lu descriptors", n);
+}
+
 int main(int argc, char **argv)
 {
 	struct nfswbd_cmdline cl = { 0 };
@@ -321,8 +355,8 @@ int main(int argc, char **argv)
 	struct nfswb_diag diag = { 0 };
 	struct nfswb_restore *restore = NULL;
 	char *owned[5] = { NULL };
-	char pidpath[PATH_MAX + 16], why[256];
-	int pidfd = -1, readyfd = -1, ret = 1;
+	char why[512];
+	int statefd = -1, pidfd = -1, readyfd = -1, ret = 1;
 	sigset_t sigs;
 
 	if (parse_args(argc, argv, &cl) < 0)
@@ -331,23 +365,23 @@ int main(int argc, char **argv)
 	nfswb_log_set_level(cl.verbose >= 2 ? L_DEBUG :
 			    cl.verbose ? L_INFO : L_NOTICE);
 
-	if (cl.check_config)
+	if (cl.check_config) {
+		sigprocmask(SIG_SETMASK, &inherited_mask, NULL);
 		return nfswbd_check_config(&cl);
-	if (cl.status)
+	}
+	if (cl.status) {
+		sigprocmask(SIG_SETMASK, &inherited_mask, NULL);
 		return nfswbd_status_cmd(&cl, cl.status_json);
+	}
 
 	if (cl.once)
 		cl.foreground = true;
-	if (nfswbd_signals_block(&sigs) < 0) {
-		fprintf(stderr, "nfswbd: sigprocmask: %s\n", strerror(errno));
-		return 1;
-	}
-	if (!cl.foreground &&
-	    (make_absolute(&cl.exports_file, &owned[0]) < 0 ||
-	     make_absolute(&cl.exports_dir, &owned[1]) < 0 ||
-	     make_absolute(&cl.nfs_conf, &owned[2]) < 0 ||
-	     make_absolute(&cl.state_dir, &owned[3]) < 0 ||
-	     make_absolute(&cl.sysroot, &owned[4]) < 0)) {
+	raise_nofile();
+	if (make_absolute(&cl.exports_file, &owned[0]) < 0 ||
+	    make_absolute(&cl.exports_dir, &owned[1]) < 0 ||
+	    make_absolute(&cl.nfs_conf, &owned[2]) < 0 ||
+	    make_absolute(&cl.state_dir, &owned[3]) < 0 ||
+	    make_absolute(&cl.sysroot, &owned[4]) < 0) {
 		fprintf(stderr, "nfswbd: %s\n", strerror(errno));
 		goto out;
 	}
@@ -365,15 +399,19 @@ int main(int argc, char **argv)
 		xlog(L_WARNING, "no exports configured in %s%s%s",
 		     s.exports_file, s.exports_dir ? " or " : "",
 		     s.exports_dir ? s.exports_dir : "");
+	if (t.max_files < s.max_files)
+		xlog(L_NOTICE, "max-files %u lowered to %u per device: RLIMIT_NOFILE allows no more for %zu device(s)",
+		     s.max_files, t.max_files, t.ndevs);
 
-	if (mkdir_p(s.state_dir) < 0) {
-		fprintf(stderr, "nfswbd: cannot create %s: %s\n", s.state_dir,
-			strerror(errno));
+	statefd = nfswb_statedir_open(s.state_dir, why, sizeof(why));
+	if (statefd < 0) {
+		fprintf(stderr, "nfswbd: %s\n", why);
 		goto out;
 	}
-	pidfd = pidfile_lock(s.state_dir, pidpath, sizeof(pidpath));
+	pidfd = pidfile_lock(statefd, s.state_dir);
 	if (pidfd < 0)
 		goto out;
+	nfswbd_status_set_dir(statefd);
 
 	/* Before any thread exists: capabilities are per thread. */
 	if (nfswb_caps_drop(NFSWB_CAPS_DAEMON, why, sizeof(why)) < 0) {
@@ -392,25 +430,38 @@ int main(int argc, char **argv)
 		}
 	}
 	if (pidfile_write(pidfd) < 0) {
-		xlog(L_ERROR, "cannot write %s: %m", pidpath);
+		xlog(L_ERROR, "cannot write %s/%s: %m", s.state_dir, PIDFILE);
 		goto out_pid;
 	}
 
+	/* From here a SIGTERM must let the journal put things back. */
+	if (nfswbd_signals_block(&sigs) < 0) {
+		xlog(L_ERROR, "sigprocmask: %m");
+		goto out_pid;
+	}
 	/*
 	 * Journal first: it puts back whatever a killed predecessor left
 	 * changed, before any mechanism records the current values as the
 	 * originals.
 	 */
 	if (!s.dry_run) {
-		if (nfswb_restore_open(s.state_dir, &restore, why,
-				       sizeof(why)) < 0) {
+		if (nfswb_restore_open(statefd, s.state_dir, s.sysroot,
+				       &restore, why, sizeof(why)) < 0) {
 			xlog(L_ERROR, "%s", why);
 			goto out_pid;
+		}
+		if (start_stopped()) {
+			ret = 0;
+			goto out_restore;
 		}
 		if (nfswbd_table_attach(&t, s.sysroot, restore) < 0) {
 			xlog(L_ERROR, "no writeback mechanism could attach; exiting");
 			goto out_restore;
 		}
+	}
+	if (start_stopped()) {
+		ret = 0;
+		goto out_restore;
 	}
 
 	nfswbd_table_log_modes(&t);
@@ -427,17 +478,14 @@ out_restore:
 			ret = 1;
 		nfswb_restore_close(restore);
 	}
-	if (!s.once) {
-		char status[PATH_MAX + 16];
-
-		snprintf(status, sizeof(status), "%s/status.json",
-			 s.state_dir);
-		unlink(status);
-	}
+	if (!s.once)
+		unlinkat(statefd, "status.json", 0);
 out_pid:
-	unlink(pidpath);
+	unlinkat(statefd, PIDFILE, 0);
 	close(pidfd);
 out:
+	if (statefd >= 0)
+		close(statefd);
 	nfswb_diag_clear(&diag);
 	nfswbd_table_free(&t);
 	nfswbd_settings_free(&s);

@@ -191,6 +191,7 @@ uint64_t nfswbd_now_ms(void);
 
 /* status.c */
 void nfswbd_status_set_run(const struct nfswbd_run_info *ri);
+void nfswbd_status_set_dir(int dirfd);
 int nfswbd_status_write(const struct nfswbd_settings *s,
 			const struct nfswbd_table *t, uint64_t now_ms);
 

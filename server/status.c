@@ -2,7 +2,8 @@
 /*
  * status.c - STATE_DIR/status.json, the daemon's view of every device.
  *
- * Written to a temporary file in the same directory and renamed over the
+ * Written to a temporary file in the same directory (created exclusively,
+ * relative to the state directory's fd: statedir.h) and renamed over the
  * old one, so a reader sees either the previous or the new document,
  * never a partial one.  No fsync: after a crash a stale or missing status
  * file is fine, the daemon rewrites it within a second of starting.
@@ -20,6 +21,7 @@
 #include "json.h"
 #include "log.h"
 #include "nfswbd.h"
+#include "statedir.h"
 
 /*
  * "counters": every counter name in the registry, summed over the
@@ -194,6 +196,21 @@ static void write_document(FILE *f, const struct nfswbd_settings *s,
 	nfswb_json_end(&j);
 }
 
+#define STATUS_FILE	"status.json"
+#define STATUS_TMP	".status.json.tmp"
+
+/* The state directory, opened once at start-up: it cannot move. */
+static int status_dirfd = -1;
+
+/**
+ * nfswbd_status_set_dir - where status.json goes: an fd from
+ * nfswb_statedir_open(), which the caller keeps open.
+ */
+void nfswbd_status_set_dir(int dirfd)
+{
+	status_dirfd = dirfd;
+}
+
 /**
  * nfswbd_status_write - replace STATE_DIR/status.json.
  * Returns 0, or -1 (logged) when the file cannot be written.
@@ -201,24 +218,22 @@ static void write_document(FILE *f, const struct nfswbd_settings *s,
 int nfswbd_status_write(const struct nfswbd_settings *s,
 			const struct nfswbd_table *t, uint64_t now_ms)
 {
-	char tmp[4096], path[4096];
 	bool failed;
 	FILE *f;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/status.json", s->state_dir);
-	snprintf(tmp, sizeof(tmp), "%s/.status.json.tmp", s->state_dir);
-
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = nfswb_statedir_create_tmp(status_dirfd, STATUS_TMP, 0644);
 	if (fd < 0) {
-		xlog(L_ERROR, "cannot write %s: %m", tmp);
+		xlog(L_ERROR, "cannot write %s/%s: %m", s->state_dir,
+		     STATUS_TMP);
 		return -1;
 	}
 	f = fdopen(fd, "w");
 	if (!f) {
-		xlog(L_ERROR, "cannot write %s: %m", tmp);
+		xlog(L_ERROR, "cannot write %s/%s: %m", s->state_dir,
+		     STATUS_TMP);
 		close(fd);
-		unlink(tmp);
+		unlinkat(status_dirfd, STATUS_TMP, 0);
 		return -1;
 	}
 	write_document(f, s, t, now_ms);
@@ -226,13 +241,15 @@ int nfswbd_status_write(const struct nfswbd_settings *s,
 	if (fclose(f))
 		failed = true;
 	if (failed) {
-		xlog(L_ERROR, "cannot write %s: %m", tmp);
-		unlink(tmp);
+		xlog(L_ERROR, "cannot write %s/%s: %m", s->state_dir,
+		     STATUS_TMP);
+		unlinkat(status_dirfd, STATUS_TMP, 0);
 		return -1;
 	}
-	if (rename(tmp, path) < 0) {
-		xlog(L_ERROR, "cannot rename %s to %s: %m", tmp, path);
-		unlink(tmp);
+	if (renameat(status_dirfd, STATUS_TMP, status_dirfd, STATUS_FILE) < 0) {
+		xlog(L_ERROR, "cannot rename %s/%s to %s: %m", s->state_dir,
+		     STATUS_TMP, STATUS_FILE);
+		unlinkat(status_dirfd, STATUS_TMP, 0);
 		return -1;
 	}
 	return 0;

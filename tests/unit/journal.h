@@ -9,19 +9,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <unistd.h>
+
 #include "restore.h"
+#include "statedir.h"
 #include "test.h"
 
-static inline struct nfswb_restore *t_journal_open(const char *dir)
+/* The journal in @dir, for paths under @sysroot ("" on a live system). */
+static inline struct nfswb_restore *t_journal_open_root(const char *dir,
+							 const char *sysroot)
 {
 	struct nfswb_restore *r;
 	char err[512];
+	int fd = nfswb_statedir_open(dir, err, sizeof(err));
 
-	if (nfswb_restore_open(dir, &r, err, sizeof(err)) < 0) {
+	if (fd < 0 ||
+	    nfswb_restore_open(fd, dir, sysroot, &r, err, sizeof(err)) < 0) {
 		fprintf(stderr, "FAIL: journal in %s: %s\n", dir, err);
 		exit(T_EXIT_FAIL);
 	}
+	close(fd);
 	return r;
+}
+
+static inline struct nfswb_restore *t_journal_open(const char *dir)
+{
+	return t_journal_open_root(dir, "");
 }
 
 #endif
