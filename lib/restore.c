@@ -50,6 +50,7 @@ struct nfswb_restore {
 	size_t n, cap;
 	struct bdi_lock *locks;
 	size_t nlocks;
+	char *busy_dir;		/* the last one found locked, logged */
 };
 
 /* ---- escaping: '%', space and anything not printable become %XX ---- */
@@ -293,8 +294,13 @@ static int bdi_lock_get(struct nfswb_restore *r, const char *path)
 		if (fd >= 0)
 			close(fd);
 		if (e == EWOULDBLOCK) {
-			xlog(L_ERROR, "%s is locked: another nfswbd is changing this device's settings; leaving them to it",
-			     dir);
+			/* Once per device, not at every retry. */
+			if (!r->busy_dir || strcmp(r->busy_dir, dir))
+				xlog(L_ERROR, "%s is locked: another nfswbd is changing this device's settings; leaving them to it",
+				     dir);
+			free(r->busy_dir);
+			r->busy_dir = dir;
+			dir = NULL;
 			e = EBUSY;
 		}
 		free(dir);
@@ -1037,6 +1043,7 @@ void nfswb_restore_close(struct nfswb_restore *r)
 			free(r->locks[i].dir);
 		}
 	free(r->locks);
+	free(r->busy_dir);
 	if (r->jfd >= 0)
 		close(r->jfd);
 	if (r->lockfd >= 0)
