@@ -63,6 +63,17 @@ wait_for() {
 	return 0
 }
 
+# stop_daemon PID: SIGTERM, at most 5 s to exit; its exit status.
+stop_daemon() {
+	kill -TERM "$1"
+	for _ in $(seq 100); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.05
+	done
+	kill -0 "$1" 2>/dev/null && fail "still running 5 s after SIGTERM"
+	wait "$1"
+}
+
 command -v jq >/dev/null || skip "needs jq"
 
 json_valid() {

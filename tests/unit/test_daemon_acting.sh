@@ -9,13 +9,7 @@
 limit_daemon 128M 1000000 act
 st="$state/status.json"
 stop() {
-	kill -TERM "$pid"
-	for _ in $(seq 100); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.05
-	done
-	kill -0 "$pid" 2>/dev/null && fail "still running 5 s after SIGTERM"
-	wait "$pid"
+	stop_daemon "$pid"
 }
 tracked() {
 	[ "$(json_get "$st" '.devices[0].counters.files_tracked')" -ge 1 ]

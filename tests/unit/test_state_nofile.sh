@@ -28,10 +28,6 @@ status_newer_than() {
 tracking() {
 	[ "$(json_get "$st" '.devices[0].counters.files_tracked')" -ge "$1" ]
 }
-stop() {
-	kill -TERM "$pid"
-	wait "$pid"
-}
 
 # 1. Soft 256, hard as it is: raised.
 (ulimit -Sn 256 && exec "$NFSWBD" -F -c "$conf" --nfs-conf "$NFS_CONF" \
@@ -47,7 +43,7 @@ wait_for 10 tracking 1000 || fail "files not tracked: $(cat "$st")"
 before=$(json_get "$st" '.monotonic_ms')
 wait_for 5 status_newer_than "$before" || fail "status.json no longer written: $(cat "$WORK/log")"
 grep -q "Too many open files" "$WORK/log" && fail "ran out of descriptors: $(cat "$WORK/log")"
-stop || fail "exit $?: $(cat "$WORK/log")"
+stop_daemon "$pid" || fail "exit $?: $(cat "$WORK/log")"
 PIDS=
 rm -f "$WORK"/mnt/exp/f*
 
@@ -65,6 +61,6 @@ sleep 1
 before=$(json_get "$st" '.monotonic_ms')
 wait_for 5 status_newer_than "$before" || fail "status.json no longer written: $(cat "$WORK/log")"
 grep -q "Too many open files" "$WORK/log" && fail "ran out of descriptors: $(cat "$WORK/log")"
-stop || fail "exit $?: $(cat "$WORK/log")"
+stop_daemon "$pid" || fail "exit $?: $(cat "$WORK/log")"
 PIDS=
 exit 0

@@ -8,15 +8,6 @@
 
 limit_daemon 128M 1000000 two
 echo "$WORK/mnt/exp  (mode=files,commit_target=2s)" > "$conf"
-stop() {	# PID
-	kill -TERM "$1"
-	for _ in $(seq 100); do
-		kill -0 "$1" 2>/dev/null || break
-		sleep 0.05
-	done
-	kill -0 "$1" 2>/dev/null && fail "still running 5 s after SIGTERM"
-	wait "$1"
-}
 
 state="$WORK/stateA"
 start
@@ -32,9 +23,9 @@ PIDS="$PIDS $pidB"
 wait_for 5 grep -q "another nfswbd is changing this device's settings" "$WORK/logB" ||
 	fail "second daemon: no clear refusal: $(cat "$WORK/logB")"
 
-stop "$pidA" || fail "first daemon: exit $?"
+stop_daemon "$pidA" || fail "first daemon: exit $?"
 sleep 1
-stop "$pidB"
+stop_daemon "$pidB"
 restored || fail "after both stopped: strict_limit $(cat "$sys/strict_limit"), max_ratio_fine $(cat "$sys/max_ratio_fine"), want $orig_strict, $orig_ratio"
 PIDS=
 exit 0
