@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * log.h - logging in the style of nfs-utils' xlog: to stderr when in the
- * foreground, to syslog(3) when daemonised.  "%m" works as in syslog.
+ * foreground (with the pid and the time, or with "<N>" priority prefixes
+ * when stderr is systemd's journal stream), to syslog(3) when daemonised.
+ * "%m" works as in syslog.
  */
 #ifndef NFSWB_LOG_H
 #define NFSWB_LOG_H
@@ -19,6 +21,8 @@ enum nfswb_log_level {
 
 /* nfswb_log_init - @ident names the program; @use_syslog after daemon(). */
 void nfswb_log_init(const char *ident, bool use_syslog);
+/* Whether stderr is the journal stream systemd gave us (JOURNAL_STREAM). */
+bool nfswb_log_stderr_is_journal(void);
 void nfswb_log_set_level(enum nfswb_log_level max);
 void xlog(enum nfswb_log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
