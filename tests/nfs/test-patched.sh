@@ -32,6 +32,9 @@ me=test-patched
 skip() { echo "$me: SKIP: $*" >&2; exit 77; }
 fail() { echo "$me: FAIL: $*" >&2; exit 1; }
 
+[[ ${NFSWB_LAB_TESTS:-yes} == no ]] &&
+	skip "lab tests disabled (configure --disable-lab-tests, as make distcheck does): they boot qemu and build kernels"
+
 command -v qemu-system-x86_64 >/dev/null ||
 	skip "qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)"
 [[ -r $ksrc ]] || skip "no kernel source $ksrc (apt-get install linux-source-6.12)"
