@@ -8,6 +8,7 @@ packages=(
 	# build
 	autoconf automake libtool pkg-config make gcc clang libclang-rt-14-dev
 	libtirpc-dev liburing-dev libnfsidmap-dev libtracefs-dev libtraceevent-dev
+	libsystemd-dev systemd
 	rpcsvc-proto
 	# tests on this machine
 	nfs-common e2fsprogs xfsprogs btrfs-progs fdisk util-linux procps python3 jq

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
+#include <systemd/sd-daemon.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -211,12 +212,15 @@ static void reload(struct loop *l)
 	char *tmp;
 
 	xlog(L_NOTICE, "SIGHUP: reloading configuration");
+	sd_notify(0, "RELOADING=1");
 	if (nfswbd_config_load(l->cl, &ns, &nt, &diag) < 0) {
 		for (size_t i = 0; i < diag.count; i++)
 			xlog(L_ERROR, "%s", diag.msgs[i]);
 		xlog(L_ERROR, "reload failed with %zu error(s); the previous configuration stays in force",
 		     nfswb_diag_errors(&diag));
 		l->run.failed_reloads++;
+		sd_notifyf(0, "READY=1\nSTATUS=reload failed with %zu error(s); the previous configuration stays in force",
+			   nfswb_diag_errors(&diag));
 		nfswbd_table_free(&nt);
 		nfswbd_settings_free(&ns);
 		nfswb_diag_clear(&diag);
@@ -252,6 +256,8 @@ static void reload(struct loop *l)
 	nfswbd_table_log_modes(l->t);
 	xlog(L_NOTICE, "configuration reloaded: %zu export(s) on %zu device(s)",
 	     l->t->cfg.count, l->t->ndevs);
+	sd_notifyf(0, "READY=1\nSTATUS=%zu export(s) on %zu device(s)%s, reloaded",
+		   l->t->cfg.count, l->t->ndevs, l->s->dry_run ? ", dry run" : "");
 	l->last_status_ms = 0;
 	l->run.reloads++;
 	l->run.last_reload_s = (uint64_t)time(NULL);
@@ -269,6 +275,7 @@ static void on_signal(struct loop *l)
 		case SIGTERM:
 		case SIGINT:
 			xlog(L_NOTICE, "%s: exiting", strsignal(si.ssi_signo));
+			sd_notify(0, "STOPPING=1");
 			l->stop = true;
 			break;
 		}

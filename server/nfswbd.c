@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <systemd/sd-daemon.h>
 #include <unistd.h>
 
 #include "caps.h"
@@ -469,6 +470,9 @@ int main(int argc, char **argv)
 	     s.dry_run ? " (dry run: acting on nothing)" : "", t.cfg.count,
 	     t.ndevs, t.interval_ms);
 	daemon_ready(&readyfd);
+	/* Under systemd (Type=notify): every device is attached by now. */
+	sd_notifyf(0, "READY=1\nSTATUS=%zu export(s) on %zu device(s)%s",
+		   t.cfg.count, t.ndevs, s.dry_run ? ", dry run" : "");
 	ret = nfswbd_run(&s, &cl, &t);
 
 out_restore:
