@@ -22,7 +22,11 @@
  *         the rate seen between its last two, so the device's sum does
  *         not lag by the refresh period when thousands of files are
  *         tracked.  A file that stays clean for IDLE_DROP_MS is dropped
- *         (mark removed, fd closed); its next NFS write tracks it again.
+ *         (mark removed); its next NFS write tracks it again.
+ *         Files are held by file handle, not by an open fd, and opened
+ *         only for one look or while a kick on them is pending: an open
+ *         file keeps its filesystem busy, and the `umount` of an HA
+ *         failover right after nfsd stops must not fail.
  * Kick:   when the policy asks for kick_bytes, start writeback of the
  *         files dirtied longest ago first, SYNC_FILE_RANGE_WRITE only,
  *         through mech_files_kick.h (io_uring, or a worker thread).
@@ -109,6 +113,8 @@ struct pid_verdict {
 
 struct files_priv {
 	int fan;
+	int root;			/* export's directory during a call */
+	struct nfswb_tracked *opened;	/* files this call opened */
 	struct nfswb_filetrack t;
 	struct nfswb_kicker *kicker;
 	struct nfswb_tracked *zombies;	/* dropped, kicks still pending */
@@ -224,10 +230,122 @@ static void set_ignore(struct files_priv *p, struct nfswb_tracked *e, bool on)
 	(void)fanotify_mark(p->fan, flags, FAN_MODIFY, e->fd, NULL);
 }
 
-static void free_entry(struct nfswb_tracked *e)
+static void unlist_open(struct files_priv *p, struct nfswb_tracked *e)
 {
-	close(e->fd);
+	struct nfswb_tracked **pp;
+
+	if (!e->on_open_list)
+		return;
+	for (pp = &p->opened; *pp; pp = &(*pp)->open_next) {
+		if (*pp == e) {
+			*pp = e->open_next;
+			break;
+		}
+	}
+	e->on_open_list = false;
+}
+
+static void free_entry(struct files_priv *p, struct nfswb_tracked *e)
+{
+	unlist_open(p, e);
+	if (e->fd >= 0)
+		close(e->fd);
+	free(e->fh);
 	free(e);
+}
+
+/* ---- files held by handle, open only while in use ---- */
+
+static void note_open(struct files_priv *p, struct nfswb_tracked *e)
+{
+	if (e->on_open_list)
+		return;
+	e->on_open_list = true;
+	e->open_next = p->opened;
+	p->opened = e;
+}
+
+/*
+ * Open @e by its handle for this call, through an fd of the export's
+ * directory (any fd on the filesystem but an O_PATH one will do; it too
+ * is closed at the end of the call).  The inode is checked: after an unmount the export path
+ * is another filesystem's directory, where the handle means nothing.
+ * Returns false when the file is gone or cannot be opened.
+ */
+static bool file_open(struct nfswb_mech_dev *d, struct files_priv *p,
+		      struct nfswb_tracked *e)
+{
+	struct stat st;
+	int fd;
+
+	if (e->fd >= 0)
+		return true;
+	if (!e->fh)
+		return false;
+	if (p->root < 0)
+		p->root = open(d->paths[0], O_RDONLY | O_DIRECTORY |
+			       O_CLOEXEC);
+	if (p->root < 0)
+		return false;
+	fd = open_by_handle_at(p->root, e->fh, O_RDONLY | O_CLOEXEC |
+			       O_LARGEFILE | O_NOATIME);
+	if (fd < 0 && errno == EPERM)	/* O_NOATIME: not the owner */
+		fd = open_by_handle_at(p->root, e->fh, O_RDONLY | O_CLOEXEC |
+				       O_LARGEFILE);
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) < 0 || st.st_dev != e->dev || st.st_ino != e->ino) {
+		close(fd);
+		return false;
+	}
+	e->fd = fd;
+	note_open(p, e);
+	return true;
+}
+
+/* A file with a handle and no kick in flight needs no open fd. */
+static void file_close_idle(struct nfswb_tracked *e)
+{
+	if (e->fh && !e->pending && e->fd >= 0) {
+		close(e->fd);
+		e->fd = -1;
+	}
+}
+
+/* End of a call: close what it opened, except files being kicked. */
+static void files_release(struct files_priv *p)
+{
+	struct nfswb_tracked *e, *next;
+
+	for (e = p->opened; e; e = next) {
+		next = e->open_next;
+		e->open_next = NULL;
+		e->on_open_list = false;
+		file_close_idle(e);
+	}
+	p->opened = NULL;
+	if (p->root >= 0) {
+		close(p->root);
+		p->root = -1;
+	}
+}
+
+/* The handle of @fd, or NULL when its filesystem cannot make one. */
+static struct file_handle *handle_of(int fd)
+{
+	struct file_handle *fh, *copy;
+	int mount_id;
+
+	fh = malloc(sizeof(*fh) + MAX_HANDLE_SZ);
+	if (!fh)
+		return NULL;
+	fh->handle_bytes = MAX_HANDLE_SZ;
+	if (name_to_handle_at(fd, "", fh, &mount_id, AT_EMPTY_PATH) < 0) {
+		free(fh);
+		return NULL;
+	}
+	copy = realloc(fh, sizeof(*fh) + fh->handle_bytes);
+	return copy ? copy : fh;
 }
 
 /* Stop tracking @e; its fd lives on while kicks on it are pending. */
@@ -239,13 +357,15 @@ static void drop(struct nfswb_mech_dev *d, struct files_priv *p,
 	nfswb_filetrack_del(&p->t, e);
 	p->dirty_sum -= e->dirty_bytes;
 	p->writeback_sum -= e->writeback_bytes;
-	set_ignore(p, e, false);
+	if (file_open(d, p, e))
+		set_ignore(p, e, false);
 	d->count[FILES_FILES_TRACKED] = p->t.count;
 	if (e->pending) {
+		unlist_open(p, e);
 		e->next = p->zombies;
 		p->zombies = e;
 	} else {
-		free_entry(e);
+		free_entry(p, e);
 	}
 }
 
@@ -272,10 +392,13 @@ static void kick_done(void *arg, void *token, int res)
 	for (pp = &p->zombies; *pp; pp = &(*pp)->next) {
 		if (*pp == e) {
 			*pp = e->next;
-			free_entry(e);
-			break;
+			free_entry(p, e);
+			return;
 		}
 	}
+	/* Unless this call still looks at it, the file is closed again. */
+	if (!e->on_open_list)
+		file_close_idle(e);
 }
 
 static void reap(struct nfswb_mech_dev *d, struct files_priv *p)
@@ -322,6 +445,8 @@ static enum refresh_result refresh(struct nfswb_mech_dev *d,
 	struct stat st;
 	bool full;
 
+	if (!file_open(d, p, e))
+		return FILE_GONE;	/* deleted, or its filesystem gone */
 	/*
 	 * Now and then: deleted files must not be written back, and data
 	 * rewritten (or a file truncated) below clean_below must be seen.
@@ -427,7 +552,7 @@ static void track(struct nfswb_mech_dev *d, struct files_priv *p, int fd,
 		struct nfswb_tracked *old = p->t.head;
 
 		settle(p, old, now);
-		if (kick_range(p, old, 0, 0) == 0)
+		if (file_open(d, p, old) && kick_range(p, old, 0, 0) == 0)
 			account_kick(d, p, old, old->dirty_bytes);
 		drop(d, p, old);
 		d->count[FILES_FILES_EVICTED]++;
@@ -441,6 +566,8 @@ static void track(struct nfswb_mech_dev *d, struct files_priv *p, int fd,
 	e->dev = st.st_dev;
 	e->ino = st.st_ino;
 	e->fd = fd;
+	e->fh = handle_of(fd);
+	note_open(p, e);	/* closed at the end of this call */
 	e->first_dirty_ms = now;
 	e->last_dirty_ms = now;
 	e->seen_ms = now;
@@ -533,6 +660,7 @@ static void files_on_readable(struct nfswb_mech_dev *d)
 	if (nfswb_kicker_outstanding(p->kicker) &&
 	    nfswb_kicker_flush(p->kicker) < 0)
 		d->count[FILES_ERRORS]++;
+	files_release(p);
 }
 
 static int files_poll_fd(struct nfswb_mech_dev *d)
@@ -604,6 +732,7 @@ static int files_attach(struct nfswb_mech_dev *d, char *why, size_t len)
 	}
 	d->priv = p;
 	p->fan = -1;
+	p->root = -1;
 	p->page = (uint64_t)sysconf(_SC_PAGESIZE);
 	snprintf(p->vmstat, sizeof(p->vmstat), "%s/proc/vmstat", d->sysroot);
 	p->buf = malloc(EVENT_BUF);
@@ -745,6 +874,7 @@ static uint64_t files_dirty_bytes(struct nfswb_mech_dev *d)
 		nfswb_filetrack_resum(&p->t);
 	d->count[FILES_INFLIGHT_BYTES] = inflight(p);
 	p->kicked_recent = 0;
+	files_release(p);
 	return p->dirty_sum + nfswb_filetrack_growth(&p->t, now);
 }
 
@@ -886,8 +1016,8 @@ static int files_apply(struct nfswb_mech_dev *d,
 		if (e->pending)
 			continue;
 		settle(p, e, now);
-		if (!e->dirty_bytes)
-			continue;
+		if (!e->dirty_bytes || !file_open(d, p, e))
+			continue;	/* a gone file drops out at its refresh */
 		if (e->dirty_bytes <= left) {
 			/* All of it: the file's next dirty data is new. */
 			if (kick_range(p, e, 0, 0) < 0)
@@ -910,6 +1040,7 @@ static int files_apply(struct nfswb_mech_dev *d,
 		ret = -1;
 	}
 	d->count[FILES_INFLIGHT_BYTES] = inflight(p);
+	files_release(p);
 	return ret;
 }
 
@@ -923,15 +1054,16 @@ static void files_detach(struct nfswb_mech_dev *d)
 	if (p->kicker)
 		nfswb_kicker_close(p->kicker, kick_done, d);
 	unquiet(p, 0, true);
+	files_release(p);
 	while (p->t.head) {
 		e = p->t.head;
 		nfswb_filetrack_del(&p->t, e);
-		free_entry(e);
+		free_entry(p, e);
 	}
 	while (p->zombies) {
 		e = p->zombies;
 		p->zombies = e->next;
-		free_entry(e);
+		free_entry(p, e);
 	}
 	nfswb_filetrack_free(&p->t);
 	if (p->fan >= 0)

@@ -19,9 +19,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct file_handle;
+
 struct nfswb_tracked {
 	uint64_t dev, ino;
-	int fd;			/* the fanotify event's fd, kept */
+	/*
+	 * Held by handle, so that no open file keeps the filesystem busy:
+	 * fd is open only while the mechanism looks at the file or kicks on
+	 * it are pending, else -1.  Without a handle (a filesystem that
+	 * cannot make one) the event's fd is kept instead.
+	 */
+	struct file_handle *fh;
+	int fd;
+	struct nfswb_tracked *open_next;	/* opened by the current call */
+	bool on_open_list;
 	uint64_t first_dirty_ms;	/* since when it has been dirty */
 	uint64_t last_dirty_ms;		/* last seen dirty */
 	uint64_t dirty_bytes;	/* at seen_ms */

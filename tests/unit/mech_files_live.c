@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -456,6 +457,60 @@ static void test_sparse(uint64_t off)
 	unlink(path);
 }
 
+/*
+ * The HA failover: nfsd stops, the export is unmounted.  The files
+ * mechanism must not hold the written files open in between: `umount`
+ * succeeds within a second of the last write (before, the files stayed
+ * open until IDLE_DROP_MS, 30 s, and umount said "target is busy").
+ * Last, as it unmounts the test filesystem.
+ */
+static void test_umount(void)
+{
+	char path[PATH_MAX + 16];
+	const char *np[1] = { path };
+	struct nfswb_policy_out o;
+	uint64_t start, took = 0;
+	struct drive dr;
+	unsigned int i;
+	pid_t a;
+	int st, ret = -1, err = 0;
+
+	snprintf(path, sizeof(path), "%s/umount.dat", fs.mnt);
+	go_prepare();
+	a = writer("nfsd", np, 1, 1000, 0);
+	attach(&dr, 64, true);
+	go_start();
+	while (waitpid(a, &st, WNOHANG) == 0)
+		step(&dr, &o);
+	T_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer failed");
+	T_CHECK(count_files(&dr.d, "files_tracked") == 1, "%" PRIu64
+		" files tracked", count_files(&dr.d, "files_tracked"));
+	/* The daemon goes on running while the admin unmounts. */
+	start = now_ms();
+	for (i = 0; i < 10; i++) {
+		ret = umount2(fs.mnt, 0);
+		err = errno;
+		if (ret == 0)
+			break;
+		step(&dr, &o);
+	}
+	took = now_ms() - start;
+	fprintf(stderr, "umount after the last write: %s after %u tries, %"
+		PRIu64 " ms\n", ret ? strerror(err) : "done", i + 1, took);
+	T_CHECK(ret == 0, "umount %s failed for %" PRIu64 " ms: %s", fs.mnt,
+		took, strerror(err));
+	if (ret == 0) {
+		fs.mnt[0] = '\0';
+		/* Its files are gone now: they drop out, nothing breaks. */
+		for (i = 0; i < NFSWB_FILES_NLINK_EVERY + 2; i++)
+			step(&dr, &o);
+		T_CHECK(count_files(&dr.d, "files_tracked") == 0, "%" PRIu64
+			" files of an unmounted filesystem still tracked",
+			count_files(&dr.d, "files_tracked"));
+	}
+	nfswb_mech_files.detach(&dr.d);
+}
+
 int main(void)
 {
 	struct nfswb_cachestat cs;
@@ -479,5 +534,6 @@ int main(void)
 	test_sparse(300ull << 30);
 	/* 15.9 TiB: ext4's largest file with 4 KiB blocks is 16 TiB. */
 	test_sparse((159ull << 40) / 10);
+	test_umount();
 	return t_result();
 }
