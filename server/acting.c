@@ -218,3 +218,23 @@ void nfswbd_mech_readable(struct nfswbd_table *t, int fd)
 		}
 	}
 }
+
+/**
+ * nfswbd_table_drop - detach device @i (restoring its settings) and take
+ * it out of @t.
+ */
+void nfswbd_table_drop(struct nfswbd_table *t, size_t i)
+{
+	struct nfswbd_dev *d = &t->devs[i];
+
+	dev_detach(d);
+	free(d->exports);
+	free(d->paths);
+	free(d->st_devs);
+	memmove(d, d + 1, (t->ndevs - i - 1) * sizeof(*d));
+	t->ndevs--;
+	/* The devices behind it moved: their mechanisms point at them. */
+	for (; i < t->ndevs; i++)
+		for (unsigned int k = 0; k < t->devs[i].nmechs; k++)
+			t->devs[i].mechs[k].md.id = &t->devs[i].id;
+}

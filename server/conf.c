@@ -255,6 +255,7 @@ int nfswbd_config_load(const struct nfswbd_cmdline *cl,
 
 	memset(t, 0, sizeof(*t));
 	nfswbd_settings_load(cl, s, &defaults, diag);
+	s->drop_missing = cl->reload;
 	/* Without an exports path (out of memory) there is nothing to read. */
 	if (s->exports_file)
 		nfswbd_table_build(s, &defaults, t, diag);

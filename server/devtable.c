@@ -30,10 +30,12 @@ static struct nfswbd_dev *table_find(struct nfswbd_table *t, const char *bdi)
 	return NULL;
 }
 
-static int dev_add_export(struct nfswbd_dev *d, const struct nfswb_export *e)
+static int dev_add_export(struct nfswbd_dev *d, const struct nfswb_export *e,
+			  dev_t st_dev)
 {
 	const struct nfswb_export **ex;
 	const char **paths;
+	dev_t *devs;
 
 	ex = realloc(d->exports, (d->nexports + 1) * sizeof(*ex));
 	if (!ex)
@@ -43,6 +45,11 @@ static int dev_add_export(struct nfswbd_dev *d, const struct nfswb_export *e)
 	if (!paths)
 		return -1;
 	d->paths = paths;
+	devs = realloc(d->st_devs, (d->nexports + 1) * sizeof(*devs));
+	if (!devs)
+		return -1;
+	d->st_devs = devs;
+	d->st_devs[d->nexports] = st_dev;
 	d->exports[d->nexports] = e;
 	d->paths[d->nexports] = e->path;
 	d->nexports++;
@@ -191,6 +198,13 @@ int nfswbd_table_build(const struct nfswbd_settings *s,
 		struct stat st;
 		char err[512];
 
+		/* A reload forgets a path that went away (unmounted, say). */
+		if (s->drop_missing && stat(e->path, &st) < 0 &&
+		    errno == ENOENT) {
+			xlog(L_WARNING, "%s:%u: %s does not exist (any more): export left out",
+			     e->file, e->line, e->path);
+			continue;
+		}
 		if (!have_id || stat(e->path, &st) < 0 || st.st_dev != id_dev) {
 			have_id = false;
 			if (nfswb_resolve_device(s->sysroot, e->path, &id, err,
@@ -221,7 +235,7 @@ int nfswbd_table_build(const struct nfswbd_settings *s,
 					       d->exports[0]->file,
 					       d->exports[0]->line, why);
 		}
-		if (dev_add_export(d, e) < 0) {
+		if (dev_add_export(d, e, id.st_dev) < 0) {
 			nfswb_diag_add(diag, "nfswbd", 0, "out of memory");
 			goto fail;
 		}
@@ -288,6 +302,7 @@ void nfswbd_table_free(struct nfswbd_table *t)
 	for (size_t i = 0; i < t->ndevs; i++) {
 		free(t->devs[i].exports);
 		free(t->devs[i].paths);
+		free(t->devs[i].st_devs);
 	}
 	free(t->devs);
 	nfswb_config_free(&t->cfg);

@@ -2,7 +2,8 @@
 /*
  * loop.c - the daemon's one thread: a timerfd for the sampling interval,
  * a signalfd for SIGHUP/SIGTERM/SIGINT and the mechanisms' own fds, all
- * in one poll(2).  CLOCK_MONOTONIC throughout, so wall-clock steps never
+ * in one poll(2); and the reload on SIGHUP.  What each interval does is
+ * tick.c's.  CLOCK_MONOTONIC throughout, so wall-clock steps never
  * confuse the estimator.
  */
 #include "config.h"
@@ -23,7 +24,6 @@
 #include "log.h"
 #include "metrics.h"
 #include "nfswbd.h"
-#include "step.h"
 #include "units.h"
 
 struct loop {
@@ -45,148 +45,6 @@ uint64_t nfswbd_now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* One line: what the device looks like and what a dry run would do. */
-static void format_decision(const struct nfswbd_dev *d, char *buf,
-			    size_t len)
-{
-	const struct nfswb_policy_out *o = &d->decision;
-	const struct nfswb_estimator *e = &d->est;
-	char bw[32], dirty[32], target[32], kick[32], cap[32] = "none";
-	char mechs[64];
-
-	nfswb_format_rate(nfswb_estimator_bandwidth(e), bw, sizeof(bw));
-	nfswb_format_size(d->dirty_bytes, dirty, sizeof(dirty));
-	nfswb_format_size(o->target_bytes, target, sizeof(target));
-	nfswb_format_size(o->kick_bytes, kick, sizeof(kick));
-	if (o->cap_bytes)
-		nfswb_format_size(o->cap_bytes, cap, sizeof(cap));
-	snprintf(buf, len,
-		 "dry-run: bdi %s (%s) mode %s: bandwidth %s (%s) dirty %s (%s) target %s -> kick %s, cap %s%s",
-		 d->id.bdi, d->id.blockdev,
-		 nfswbd_dev_mechs(d, mechs, sizeof(mechs)), bw,
-		 e->p.fixed_bw ? "fixed" : e->learned ? "learned" : "cold",
-		 dirty, nfswbd_dirty_source_name(d->dirty_source), target,
-		 kick, cap, o->cap_change ? " (change)" : "");
-}
-
-/*
- * In a dry run, log a device's decision when it would act or differs
- * from the last one logged, but at most once a second: at 10 samples a
- * second anything more floods syslog.
- */
-static void dry_run_log(struct nfswbd_dev *d, uint64_t now_ms)
-{
-	const struct nfswb_policy_out *o = &d->decision;
-	bool acts = o->kick_bytes || o->cap_change;
-	char line[512];
-	bool changed = !d->have_logged ||
-		       o->target_bytes != d->logged.target_bytes ||
-		       o->cap_bytes != d->logged.cap_bytes ||
-		       !o->kick_bytes != !d->logged.kick_bytes;
-
-	if (!acts && !changed)
-		return;
-	if (d->have_logged && now_ms - d->last_log_ms < NFSWBD_LOG_PERIOD_MS)
-		return;
-	format_decision(d, line, sizeof(line));
-	xlog(L_NOTICE, "%s", line);
-	d->logged = *o;
-	d->have_logged = true;
-	d->last_log_ms = now_ms;
-}
-
-/*
- * One interval of one device: read what the step needs, let the step
- * decide (lib/step.c, the same function the simulation runs), hand the
- * decision to the mechanisms.
- */
-static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
-		     struct nfswbd_dev *d, uint64_t now_ms)
-{
-	struct nfswb_step_in in = { .decide = d->effective != NFSWB_MODE_OFF };
-	struct nfswb_step_out out;
-	struct nfswb_blkstat st;
-
-	if (nfswb_blkstat_read(d->id.stat_path, &st) == 0) {
-		in.stat = &st;
-		if (!d->stat_ok)
-			xlog(L_DEBUG, "bdi %s: sampling %s", d->id.bdi,
-			     d->id.stat_path);
-		d->stat_ok = true;
-	} else if (d->stat_ok) {
-		xlog(L_WARNING, "bdi %s: cannot read %s: %m", d->id.bdi,
-		     d->id.stat_path);
-		d->stat_ok = false;
-	}
-	d->dirty_bytes = nfswbd_dirty_read(s->sysroot, d, &d->dirty_source);
-
-	in.policy.now_ms = now_ms;
-	in.policy.interval_ms = t->interval_ms;
-	in.policy.nfs_dirty_bytes = d->dirty_bytes;
-	in.policy.background_time_ms = d->opts.background_time_ms;
-	in.policy.commit_target_ms = d->opts.commit_target_ms;
-	/* A dry run pretends the caps it would have set are in force. */
-	if (s->dry_run)
-		in.policy.cap_in_force = d->dry_cap;
-	for (unsigned int i = 0; in.decide && i < d->nmechs; i++) {
-		struct nfswbd_mech_slot *m = &d->mechs[i];
-
-		if (m->attached && m->mech->observe)
-			m->mech->observe(&m->md, &in.policy);
-	}
-
-	nfswb_step(&d->est, &in, &out);
-	d->decided = out.decided;
-	if (!out.decided)
-		return;
-	d->decision = out.decision;
-	if (d->decision.cap_change)
-		d->dry_cap = d->decision.cap_bytes;
-
-	if (s->dry_run) {
-		if (!s->once)
-			dry_run_log(d, now_ms);
-		return;
-	}
-	for (unsigned int i = 0; i < d->nmechs; i++) {
-		struct nfswbd_mech_slot *m = &d->mechs[i];
-
-		if (m->attached && m->mech->apply(&m->md, &d->decision) < 0)
-			xlog(L_DEBUG, "bdi %s: %s: apply failed", d->id.bdi,
-			     m->mech->name);
-	}
-}
-
-/**
- * nfswbd_tick - one sampling interval for every device.
- */
-void nfswbd_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
-		 uint64_t now_ms)
-{
-	for (size_t i = 0; i < t->ndevs; i++)
-		dev_tick(s, t, &t->devs[i], now_ms);
-}
-
-/* Take the first sample so that the first interval has a delta. */
-static void prime(struct nfswbd_table *t, uint64_t now_ms)
-{
-	for (size_t i = 0; i < t->ndevs; i++) {
-		struct nfswbd_dev *d = &t->devs[i];
-		struct nfswb_step_in in = { .policy.now_ms = now_ms };
-		struct nfswb_step_out out;
-		struct nfswb_blkstat st;
-
-		if (nfswb_blkstat_read(d->id.stat_path, &st) == 0) {
-			in.stat = &st;
-			d->stat_ok = true;
-		} else {
-			xlog(L_WARNING, "bdi %s: cannot read %s: %m",
-			     d->id.bdi, d->id.stat_path);
-		}
-		nfswb_step(&d->est, &in, &out);
-	}
-}
-
 static int arm_timer(int tfd, uint64_t interval_ms)
 {
 	struct itimerspec its = { 0 };
@@ -206,6 +64,7 @@ static void log_export_warning(const struct nfswb_export *e, const char *msg,
 
 static void reload(struct loop *l)
 {
+	struct nfswbd_cmdline cl = *l->cl;
 	struct nfswb_diag diag = { 0 };
 	struct nfswbd_settings ns;
 	struct nfswbd_table nt;
@@ -213,7 +72,8 @@ static void reload(struct loop *l)
 
 	xlog(L_NOTICE, "SIGHUP: reloading configuration");
 	sd_notify(0, "RELOADING=1");
-	if (nfswbd_config_load(l->cl, &ns, &nt, &diag) < 0) {
+	cl.reload = true;
+	if (nfswbd_config_load(&cl, &ns, &nt, &diag) < 0) {
 		for (size_t i = 0; i < diag.count; i++)
 			xlog(L_ERROR, "%s", diag.msgs[i]);
 		xlog(L_ERROR, "reload failed with %zu error(s); the previous configuration stays in force",
@@ -291,14 +151,8 @@ static void on_timer(struct loop *l)
 	now = nfswbd_now_ms();
 	nfswbd_tick(l->s, l->t, now);
 	if (l->s->once) {
-		for (size_t i = 0; l->s->dry_run && i < l->t->ndevs; i++) {
-			char line[512];
-
-			if (!l->t->devs[i].decided)
-				continue;
-			format_decision(&l->t->devs[i], line, sizeof(line));
-			puts(line);
-		}
+		if (l->s->dry_run)
+			nfswbd_print_decisions(l->t, stdout);
 		nfswbd_status_write(l->s, l->t, now);
 		nfswbd_metrics_publish(l->metrics, l->s, l->t, &l->run);
 		l->stop = true;
@@ -366,7 +220,7 @@ int nfswbd_run(struct nfswbd_settings *s, const struct nfswbd_cmdline *cl,
 	if (s->metrics_listen && nfswbd_metrics_start(s->metrics_listen,
 						      &l.metrics) < 0)
 		xlog(L_ERROR, "serving without the metrics listener");
-	prime(t, nfswbd_now_ms());
+	nfswbd_prime(t, nfswbd_now_ms());
 	while (!l.stop) {
 		size_t n = 2, cap = 2;
 		int rc;

@@ -7,7 +7,8 @@
  *   devtable.c  exports grouped by device, merged options, resolved mode
  *   acting.c    attaching, moving and detaching each device's mechanisms
  *   dirty.c     how many dirty bytes a device holds, and where that came from
- *   loop.c      the timerfd/signalfd/poll loop, reload, per-interval work
+ *   loop.c      the timerfd/signalfd/poll loop and reload
+ *   tick.c      one interval: each device's step, carried out
  *   status.c    status.json
  *   metrics.c   Prometheus text file and HTTP listener
  *   checkconf.c --check-config
@@ -19,6 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "device.h"
 #include "diag.h"
@@ -33,6 +35,8 @@
 #define NFSWBD_DEFAULT_MAX_FILES	4096
 #define NFSWBD_STATUS_PERIOD_MS		1000
 #define NFSWBD_LOG_PERIOD_MS		1000
+/* How often the devices are checked for having gone away. */
+#define NFSWBD_PRESENT_PERIOD_MS	1000
 
 /*
  * Daemon-wide settings: command line over nfs.conf [nfswbd] over
@@ -54,6 +58,8 @@ struct nfswbd_settings {
 	bool foreground;
 	bool dry_run;
 	bool once;
+	/* A reload drops (with a warning) exports whose path is gone. */
+	bool drop_missing;
 	int verbose;
 };
 
@@ -81,6 +87,7 @@ struct nfswbd_cmdline {
 	bool once;
 	bool check_config;
 	bool status, status_json;	/* --status [--json] */
+	bool reload;			/* SIGHUP: see drop_missing */
 	int verbose;
 };
 
@@ -106,6 +113,7 @@ struct nfswbd_dev {
 	struct nfswb_export_opts opts;		/* merged over its exports */
 	const struct nfswb_export **exports;	/* into the table's config */
 	const char **paths;
+	dev_t *st_devs;				/* of each path, when resolved */
 	size_t nexports;
 
 	/*
@@ -140,6 +148,7 @@ struct nfswbd_table {
 	unsigned int max_files;
 	bool use_io_uring;
 	struct nfswb_restore *restore;		/* when acting */
+	uint64_t present_ms;			/* devices last checked */
 };
 
 /* conf.c */
@@ -176,6 +185,7 @@ void nfswbd_table_switch(struct nfswbd_table *cur, struct nfswbd_table *next,
 			 const char *sysroot);
 void nfswbd_table_detach(struct nfswbd_table *t);
 void nfswbd_mech_readable(struct nfswbd_table *t, int fd);
+void nfswbd_table_drop(struct nfswbd_table *t, size_t i);
 
 /* dirty.c */
 uint64_t nfswbd_dirty_read(const char *sysroot, struct nfswbd_dev *d,
@@ -185,9 +195,13 @@ uint64_t nfswbd_dirty_read(const char *sysroot, struct nfswbd_dev *d,
 int nfswbd_signals_block(sigset_t *mask);
 int nfswbd_run(struct nfswbd_settings *s, const struct nfswbd_cmdline *cl,
 	       struct nfswbd_table *t);
+uint64_t nfswbd_now_ms(void);
+
+/* tick.c */
+void nfswbd_prime(struct nfswbd_table *t, uint64_t now_ms);
 void nfswbd_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 		 uint64_t now_ms);
-uint64_t nfswbd_now_ms(void);
+void nfswbd_print_decisions(const struct nfswbd_table *t, FILE *out);
 
 /* status.c */
 void nfswbd_status_set_run(const struct nfswbd_run_info *ri);

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * tick.c - what nfswbd does each sampling interval: drop the devices that
+ * went away, then for each device read the inputs, let the step decide
+ * (lib/step.c) and hand the decision to the mechanisms; in a dry run, log
+ * what would have been done instead.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "nfswbd.h"
+#include "step.h"
+#include "units.h"
+
+/* One line: what the device looks like and what a dry run would do. */
+static void format_decision(const struct nfswbd_dev *d, char *buf,
+			    size_t len)
+{
+	const struct nfswb_policy_out *o = &d->decision;
+	const struct nfswb_estimator *e = &d->est;
+	char bw[32], dirty[32], target[32], kick[32], cap[32] = "none";
+	char mechs[64];
+
+	nfswb_format_rate(nfswb_estimator_bandwidth(e), bw, sizeof(bw));
+	nfswb_format_size(d->dirty_bytes, dirty, sizeof(dirty));
+	nfswb_format_size(o->target_bytes, target, sizeof(target));
+	nfswb_format_size(o->kick_bytes, kick, sizeof(kick));
+	if (o->cap_bytes)
+		nfswb_format_size(o->cap_bytes, cap, sizeof(cap));
+	snprintf(buf, len,
+		 "dry-run: bdi %s (%s) mode %s: bandwidth %s (%s) dirty %s (%s) target %s -> kick %s, cap %s%s",
+		 d->id.bdi, d->id.blockdev,
+		 nfswbd_dev_mechs(d, mechs, sizeof(mechs)), bw,
+		 e->p.fixed_bw ? "fixed" : e->learned ? "learned" : "cold",
+		 dirty, nfswbd_dirty_source_name(d->dirty_source), target,
+		 kick, cap, o->cap_change ? " (change)" : "");
+}
+
+/*
+ * In a dry run, log a device's decision when it would act or differs
+ * from the last one logged, but at most once a second: at 10 samples a
+ * second anything more floods syslog.
+ */
+static void dry_run_log(struct nfswbd_dev *d, uint64_t now_ms)
+{
+	const struct nfswb_policy_out *o = &d->decision;
+	bool acts = o->kick_bytes || o->cap_change;
+	char line[512];
+	bool changed = !d->have_logged ||
+		       o->target_bytes != d->logged.target_bytes ||
+		       o->cap_bytes != d->logged.cap_bytes ||
+		       !o->kick_bytes != !d->logged.kick_bytes;
+
+	if (!acts && !changed)
+		return;
+	if (d->have_logged && now_ms - d->last_log_ms < NFSWBD_LOG_PERIOD_MS)
+		return;
+	format_decision(d, line, sizeof(line));
+	xlog(L_NOTICE, "%s", line);
+	d->logged = *o;
+	d->have_logged = true;
+	d->last_log_ms = now_ms;
+}
+
+/*
+ * One interval of one device: read what the step needs, let the step
+ * decide (lib/step.c, the same function the simulation runs), hand the
+ * decision to the mechanisms.
+ */
+static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
+		     struct nfswbd_dev *d, uint64_t now_ms)
+{
+	struct nfswb_step_in in = { .decide = d->effective != NFSWB_MODE_OFF };
+	struct nfswb_step_out out;
+	struct nfswb_blkstat st;
+
+	if (nfswb_blkstat_read(d->id.stat_path, &st) == 0) {
+		in.stat = &st;
+		if (!d->stat_ok)
+			xlog(L_DEBUG, "bdi %s: sampling %s", d->id.bdi,
+			     d->id.stat_path);
+		d->stat_ok = true;
+	} else if (d->stat_ok) {
+		xlog(L_WARNING, "bdi %s: cannot read %s: %m", d->id.bdi,
+		     d->id.stat_path);
+		d->stat_ok = false;
+	}
+	d->dirty_bytes = nfswbd_dirty_read(s->sysroot, d, &d->dirty_source);
+
+	in.policy.now_ms = now_ms;
+	in.policy.interval_ms = t->interval_ms;
+	in.policy.nfs_dirty_bytes = d->dirty_bytes;
+	in.policy.background_time_ms = d->opts.background_time_ms;
+	in.policy.commit_target_ms = d->opts.commit_target_ms;
+	/* A dry run pretends the caps it would have set are in force. */
+	if (s->dry_run)
+		in.policy.cap_in_force = d->dry_cap;
+	for (unsigned int i = 0; in.decide && i < d->nmechs; i++) {
+		struct nfswbd_mech_slot *m = &d->mechs[i];
+
+		if (m->attached && m->mech->observe)
+			m->mech->observe(&m->md, &in.policy);
+	}
+
+	nfswb_step(&d->est, &in, &out);
+	d->decided = out.decided;
+	if (!out.decided)
+		return;
+	d->decision = out.decision;
+	if (d->decision.cap_change)
+		d->dry_cap = d->decision.cap_bytes;
+
+	if (s->dry_run) {
+		if (!s->once)
+			dry_run_log(d, now_ms);
+		return;
+	}
+	for (unsigned int i = 0; i < d->nmechs; i++) {
+		struct nfswbd_mech_slot *m = &d->mechs[i];
+
+		if (m->attached && m->mech->apply(&m->md, &d->decision) < 0)
+			xlog(L_DEBUG, "bdi %s: %s: apply failed", d->id.bdi,
+			     m->mech->name);
+	}
+}
+
+/*
+ * Is @d still there?  Its bdi is in sysfs and at least one of its export
+ * paths is still on the file system it was resolved to (an umount, or a
+ * loop device detached and its number given to another image, changes
+ * that).  The paths are stat()ed on the live system, as when resolving.
+ */
+static bool dev_present(const char *sysroot, const struct nfswbd_dev *d)
+{
+	char bdi[512];
+	struct stat st;
+
+	snprintf(bdi, sizeof(bdi), "%s/sys/class/bdi/%s", sysroot, d->id.bdi);
+	if (access(bdi, F_OK) < 0 && errno == ENOENT)
+		return false;
+	for (size_t i = 0; i < d->nexports; i++)
+		if (stat(d->paths[i], &st) == 0 && st.st_dev == d->st_devs[i])
+			return true;
+	return false;
+}
+
+/* Restore the settings of every device that went away and forget it. */
+static void drop_gone(const struct nfswbd_settings *s, struct nfswbd_table *t)
+{
+	for (size_t i = t->ndevs; i-- > 0;) {
+		if (dev_present(s->sysroot, &t->devs[i]))
+			continue;
+		xlog(L_WARNING, "bdi %s (%s): %s is no longer on this device (unmounted or detached): restoring its settings and dropping it; SIGHUP once it is back",
+		     t->devs[i].id.bdi, t->devs[i].id.blockdev,
+		     t->devs[i].paths[0]);
+		nfswbd_table_drop(t, i);
+	}
+}
+
+/**
+ * nfswbd_tick - one sampling interval for every device.
+ */
+void nfswbd_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
+		 uint64_t now_ms)
+{
+	if (!t->present_ms || now_ms - t->present_ms >= NFSWBD_PRESENT_PERIOD_MS) {
+		drop_gone(s, t);
+		t->present_ms = now_ms;
+	}
+	for (size_t i = 0; i < t->ndevs; i++)
+		dev_tick(s, t, &t->devs[i], now_ms);
+}
+
+/** nfswbd_print_decisions - --once --dry-run: each decision, one line. */
+void nfswbd_print_decisions(const struct nfswbd_table *t, FILE *out)
+{
+	char line[512];
+
+	for (size_t i = 0; i < t->ndevs; i++) {
+		if (!t->devs[i].decided)
+			continue;
+		format_decision(&t->devs[i], line, sizeof(line));
+		fprintf(out, "%s\n", line);
+	}
+}
+
+/**
+ * nfswbd_prime - take the first sample, so that the first interval has a
+ * delta.
+ */
+void nfswbd_prime(struct nfswbd_table *t, uint64_t now_ms)
+{
+	for (size_t i = 0; i < t->ndevs; i++) {
+		struct nfswbd_dev *d = &t->devs[i];
+		struct nfswb_step_in in = { .policy.now_ms = now_ms };
+		struct nfswb_step_out out;
+		struct nfswb_blkstat st;
+
+		if (nfswb_blkstat_read(d->id.stat_path, &st) == 0) {
+			in.stat = &st;
+			d->stat_ok = true;
+		} else {
+			xlog(L_WARNING, "bdi %s: cannot read %s: %m",
+			     d->id.bdi, d->id.stat_path);
+		}
+		nfswb_step(&d->est, &in, &out);
+	}
+}
+
