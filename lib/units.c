@@ -24,7 +24,6 @@ struct unit {
 };
 
 static const struct unit duration_units[] = {
-	{ "",	1 },		/* bare number: milliseconds */
 	{ "ms",	1 },
 	{ "s",	1000 },
 	{ "m",	60 * 1000 },
@@ -137,7 +136,16 @@ int nfswb_parse_duration_ms(const char *s, uint64_t *ms, const char **why)
 
 	if (parse_number(s, &ipart, &frac, &rest, why))
 		return -1;
-	u = find_unit(duration_units, rest, strlen(rest));
+	/*
+	 * A bare number used to be milliseconds; background_time=2 then
+	 * meant 2 ms where 2 s was meant.  Only 0 needs no unit.
+	 */
+	if (!*rest && (ipart || frac)) {
+		*why = "a duration needs a unit: ms, s or m (e.g. 2s or 250ms)";
+		return -1;
+	}
+	u = *rest ? find_unit(duration_units, rest, strlen(rest)) :
+		    &duration_units[0];
 	if (!u) {
 		*why = "unknown duration unit (use ms, s or m)";
 		return -1;

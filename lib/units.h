@@ -4,8 +4,9 @@
  * nfs.conf(5) and on command lines.
  *
  * Durations: a non-negative decimal number with a unit: "ms", "s", "m"
- * (minutes).  A bare number is milliseconds, the unit of the kernel's
- * dirty_background_time knob.  "1.5s" is allowed.
+ * (minutes); "1.5s" is allowed.  The unit is required (only "0" may go
+ * without): a bare number was milliseconds once, and "2" read as 2 ms
+ * where 2 s was meant.
  * Sizes and rates: a non-negative decimal number with an optional binary
  * suffix k/K (2^10), m/M (2^20), g/G (2^30), t/T (2^40), optionally followed
  * by "iB" or "B"; rates may end in "/s".  "32M" and "32MiB/s" are both
@@ -23,7 +24,7 @@
 #include <stdint.h>
 
 /**
- * nfswb_parse_duration_ms - "250ms", "250", "1.5s", "2m" to milliseconds.
+ * nfswb_parse_duration_ms - "250ms", "1.5s", "2m", "0" to milliseconds.
  * @s: the text
  * @ms: the result
  * @why: the reason when the text is not a duration

@@ -21,7 +21,7 @@ if [ "$(id -u)" != 0 ]; then
 	exit 77
 fi
 # A probe run says whether tracefs is usable here, and why not.
-if ! "$report" record -d 100 -e sched:sched_process_exec -o "$work/probe" \
+if ! "$report" record -d 100ms -e sched:sched_process_exec -o "$work/probe" \
 	2>"$work/probe.err"; then
 	if grep -q -e tracefs -e instance "$work/probe.err"; then
 		echo "SKIP: $(tail -n1 "$work/probe.err")" >&2
@@ -87,12 +87,12 @@ done
 kill -KILL $pid
 wait $pid 2>/dev/null
 check "SIGKILL leaves the instance" test -d "$instances/nfswb-report-$pid"
-"$report" record -d 100 -e sched:sched_process_exec -o /dev/null 2>/dev/null
+"$report" record -d 100ms -e sched:sched_process_exec -o /dev/null 2>/dev/null
 check "a stale instance is removed" test ! -e "$instances/nfswb-report-$pid"
 
 # 4. -p: the fsync syscalls of that process, when the kernel has them.
 if [ -d "$tracing/events/syscalls/sys_enter_fsync" ]; then
-	"$report" record -d 100 -p $$ -o "$work/rec.p" 2>/dev/null
+	"$report" record -d 100ms -p $$ -o "$work/rec.p" 2>/dev/null
 	check "-p enables the fsync events" \
 		grep -q "^# events:.* syscalls:sys_enter_fsync syscalls:sys_exit_fsync" "$work/rec.p"
 fi
@@ -103,7 +103,7 @@ check "header names the COMMIT source" grep -q "^# commit source: " "$work/rec"
 if [ ! -e "$tracing/kprobe_events" ] && [ ! -d "$tracing/events/nfsd" ]; then
 	check "no kprobe events: the header says CONFIG_KPROBE_EVENTS" \
 		grep -q "^# commit source: none: .*CONFIG_KPROBE_EVENTS" "$work/rec"
-	"$report" record -d 100 -o "$work/nokprobe" 2>"$work/err"
+	"$report" record -d 100ms -o "$work/nokprobe" 2>"$work/err"
 	check "no event at all: record fails" test $? = 1
 	check "... naming the missing kprobe events" \
 		grep -q "CONFIG_KPROBE_EVENTS" "$work/err"
@@ -114,15 +114,15 @@ if [ -e "$tracing/kprobe_events" ]; then
 fi
 
 # 5. Errors name the problem.
-"$report" record -d 100 -e nosuch:event -o "$work/failed" 2>"$work/err"
+"$report" record -d 100ms -e nosuch:event -o "$work/failed" 2>"$work/err"
 check "unknown event is an error" grep -q "nosuch:event: no such event" "$work/err"
 check "a failed record leaves no file" test ! -e "$work/failed"
-"$report" record -d 100 -p 2147483000 -o "$work/none.txt" 2>"$work/err"
+"$report" record -d 100ms -p 2147483000 -o "$work/none.txt" 2>"$work/err"
 check "missing pid is an error" grep -q "no such process" "$work/err"
 # A failed record removes only a regular file it wrote, never a device
 # named as output (it once deleted /dev/null this way).
 if mknod "$work/null" c 1 3 2>/dev/null; then
-	"$report" record -d 100 -e nosuch:event -o "$work/null" 2>/dev/null
+	"$report" record -d 100ms -e nosuch:event -o "$work/null" 2>/dev/null
 	check "a device named as output survives a failed record" \
 		test -c "$work/null"
 fi

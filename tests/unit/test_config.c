@@ -121,6 +121,11 @@ static const struct {
 	{ .text = "/a (background_time=0)\n",
 	  .exports = { NULL },
 	  .errors = { "T:1: background_time=0: must be above 0 (to leave an export alone, use mode=off)" } },
+	/* background_time=2 once meant 2 ms: the unit is required */
+	{ .text = "/a (background_time=2)\n\n/b (commit_target=2.5)\n",
+	  .exports = { NULL },
+	  .errors = { "T:1: background_time=2: a duration needs a unit: ms, s or m (e.g. 2s or 250ms)",
+		      "T:3: commit_target=2.5: a duration needs a unit: ms, s or m (e.g. 2s or 250ms)" } },
 	{ .text = "/a (background_time=61m)\n/b (commit_target=-1s)\n",
 	  .exports = { NULL },
 	  .errors = { "T:1: background_time=61m: longer than the limit of 60m",

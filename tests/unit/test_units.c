@@ -18,16 +18,17 @@ static const struct {
 	uint64_t want;		/* when ok */
 	const char *why;	/* a word the reason must contain when !ok */
 } cases[] = {
-	/* durations: bare number is ms */
+	/* durations: the unit is required, but for 0 */
 	{ DUR, "0", 1, 0, NULL },
-	{ DUR, "250", 1, 250, NULL },
+	{ DUR, "250", 0, 0, "unit: ms, s or m" },
+	{ DUR, "0.5", 0, 0, "unit: ms, s or m" },
 	{ DUR, "250ms", 1, 250, NULL },
 	{ DUR, "1s", 1, 1000, NULL },
 	{ DUR, "1.5s", 1, 1500, NULL },
 	{ DUR, "0.1s", 1, 100, NULL },
 	{ DUR, "0.0015s", 1, 1, NULL },		/* rounded down to ms */
 	{ DUR, "2m", 1, 120000, NULL },
-	{ DUR, "18446744073709551615", 1, UINT64_MAX, NULL },
+	{ DUR, "18446744073709551615ms", 1, UINT64_MAX, NULL },
 	{ DUR, "18446744073709551616", 0, 0, "large" },
 	{ DUR, "18446744073709551615s", 0, 0, "large" },
 	{ DUR, "", 0, 0, "empty" },
