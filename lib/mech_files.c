@@ -51,6 +51,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "fdlimit.h"
 #include "mech_files_cachestat.h"
 #include "mech_files_track.h"
@@ -135,52 +136,7 @@ struct files_priv {
 	unsigned int nquiet;
 };
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* ---- whose write is it? ---- */
-
-static int read_comm(pid_t pid, char *comm, size_t len)
-{
-	char path[64];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, comm, len - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	comm[n] = '\0';
-	if (comm[n - 1] == '\n')
-		comm[n - 1] = '\0';
-	return 0;
-}
-
-static pid_t read_tgid(pid_t pid)
-{
-	char path[64], line[128];
-	int tgid = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Tgid: %d", &tgid) == 1)
-			break;
-	fclose(f);
-	return tgid;
-}
 
 static bool comm_is_writer(const struct nfswb_export_opts *o,
 			   const char *comm)
@@ -203,12 +159,12 @@ static bool is_writer(struct nfswb_mech_dev *d, struct files_priv *p,
 
 	if (v->pid == pid && v->until_ms > now)
 		return v->writer;
-	if (read_comm(pid, comm, sizeof(comm)) == 0)
+	if (nfswb_proc_comm(pid, comm, sizeof(comm)) == 0)
 		w = comm_is_writer(&d->opts, comm);
 	if (!w) {
-		tgid = read_tgid(pid);
+		tgid = nfswb_proc_tgid(pid);
 		if (tgid > 0 && tgid != pid &&
-		    read_comm(tgid, comm, sizeof(comm)) == 0)
+		    nfswb_proc_comm(tgid, comm, sizeof(comm)) == 0)
 			w = comm_is_writer(&d->opts, comm);
 	}
 	v->pid = pid;
@@ -620,7 +576,7 @@ static void files_on_readable(struct nfswb_mech_dev *d)
 {
 	struct files_priv *p = d->priv;
 	struct fanotify_event_metadata *m;
-	uint64_t now = now_ms();
+	uint64_t now = nfswb_now_ms();
 	ssize_t len;
 
 	for (;;) {
@@ -818,7 +774,7 @@ static uint64_t files_dirty_bytes(struct nfswb_mech_dev *d)
 {
 	struct files_priv *p = d->priv;
 	struct nfswb_tracked *e, *next;
-	uint64_t now = now_ms();
+	uint64_t now = nfswb_now_ms();
 	bool wrapped = false;
 	size_t n, budget;
 
@@ -1003,7 +959,7 @@ static int files_apply(struct nfswb_mech_dev *d,
 {
 	struct files_priv *p = d->priv;
 	struct nfswb_tracked *e, *next;
-	uint64_t left, bytes, now = now_ms();
+	uint64_t left, bytes, now = nfswb_now_ms();
 	int ret = 0;
 
 	if (!p)

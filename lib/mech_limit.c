@@ -28,6 +28,7 @@
 #include "bdiattr.h"
 #include "log.h"
 #include "mech.h"
+#include "procfs.h"
 #include "restore.h"
 #include "units.h"
 
@@ -99,21 +100,11 @@ static int limit_attach(struct nfswb_mech_dev *d, char *why, size_t len)
 /* The global dirty threshold in bytes, the most max_bytes may be. */
 static uint64_t dirty_threshold(const struct limit_priv *p)
 {
-	unsigned long long pages;
-	char line[128];
-	uint64_t v = 0;
-	FILE *f;
+	uint64_t pages;
 
-	f = fopen(p->vmstat, "re");
-	if (!f)
+	if (nfswb_read_keyed_u64(p->vmstat, "nr_dirty_threshold", &pages) < 0)
 		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "nr_dirty_threshold %llu", &pages) == 1) {
-			v = (uint64_t)pages * (uint64_t)sysconf(_SC_PAGESIZE);
-			break;
-		}
-	fclose(f);
-	return v;
+	return pages * (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
 /* Write the cap the policy decided (already floored and clamped). */

@@ -6,7 +6,10 @@
 #ifndef NFSWB_PROCFS_H
 #define NFSWB_PROCFS_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /**
  * nfswb_read_keyed_u64 - the number on the first line of @path that starts
@@ -15,6 +18,47 @@
  * when the file cannot be read or has no such line.
  */
 int nfswb_read_keyed_u64(const char *path, const char *key, uint64_t *v);
+
+/**
+ * nfswb_vmstat_read - counter @key of @sysroot/proc/vmstat ("nr_dirty",
+ * "nr_dirty_threshold": pages).  Returns 0, or -1 when unreadable or absent.
+ */
+int nfswb_vmstat_read(const char *sysroot, const char *key, uint64_t *v);
+
+/* What debugfs says of one bdi (mm/backing-dev.c's bdi_debug_stats_show). */
+struct nfswb_bdi_stats {
+	uint64_t reclaimable;		/* BdiReclaimable, bytes: dirty */
+	uint64_t writeback;		/* BdiWriteback, bytes */
+	uint64_t write_bandwidth;	/* BdiWriteBandwidth, bytes/s */
+	bool has_reclaimable;
+};
+
+/**
+ * nfswb_bdi_stats_path - "@sysroot/sys/kernel/debug/bdi/@bdi/stats" in @buf
+ * (@len bytes); returns @buf.
+ */
+char *nfswb_bdi_stats_path(const char *sysroot, const char *bdi, char *buf,
+			   size_t len);
+
+/**
+ * nfswb_bdi_stats_read - read the bdi's debugfs stats in one pass.
+ * Returns 0, or -1 when the file cannot be read or has no BdiReclaimable
+ * (debugfs not mounted, or not root).
+ */
+int nfswb_bdi_stats_read(const char *sysroot, const char *bdi,
+			 struct nfswb_bdi_stats *st);
+
+/**
+ * nfswb_proc_comm - the command name of task @pid (/proc/PID/comm, its
+ * newline removed) into @comm, @len bytes with the NUL.  Returns 0 or -1.
+ */
+int nfswb_proc_comm(pid_t pid, char *comm, size_t len);
+
+/**
+ * nfswb_proc_tgid - the thread group (process) of task @pid, from
+ * /proc/PID/status; -1 when it is gone.
+ */
+pid_t nfswb_proc_tgid(pid_t pid);
 
 /**
  * nfswb_unescape_octal - undo the \ooo escapes the kernel and nfs-utils

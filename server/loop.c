@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "log.h"
 #include "metrics.h"
 #include "nfswbd.h"
@@ -36,14 +37,6 @@ struct loop {
 	struct nfswbd_run_info run;
 	bool stop;
 };
-
-uint64_t nfswbd_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static int arm_timer(int tfd, uint64_t interval_ms)
 {
@@ -148,7 +141,7 @@ static void on_timer(struct loop *l)
 
 	if (read(l->tfd, &expirations, sizeof(expirations)) < 0)
 		return;
-	now = nfswbd_now_ms();
+	now = nfswb_now_ms();
 	nfswbd_tick(l->s, l->t, now);
 	if (l->s->once) {
 		if (l->s->dry_run)
@@ -220,7 +213,7 @@ int nfswbd_run(struct nfswbd_settings *s, const struct nfswbd_cmdline *cl,
 	if (s->metrics_listen && nfswbd_metrics_start(s->metrics_listen,
 						      &l.metrics) < 0)
 		xlog(L_ERROR, "serving without the metrics listener");
-	nfswbd_prime(t, nfswbd_now_ms());
+	nfswbd_prime(t, nfswb_now_ms());
 	while (!l.stop) {
 		size_t n = 2, cap = 2;
 		int rc;

@@ -29,6 +29,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "log.h"
 #include "metrics.h"
 #include "nfswbd.h"
@@ -301,7 +302,7 @@ void nfswbd_metrics_publish(struct nfswbd_metrics *m,
 /* Wait for @fd to be ready for @events until @deadline_ms; 0 when ready. */
 static int wait_fd(int fd, short events, uint64_t deadline_ms)
 {
-	uint64_t now = nfswbd_now_ms();
+	uint64_t now = nfswb_now_ms();
 	struct pollfd p = { .fd = fd, .events = events };
 
 	if (now >= deadline_ms)
@@ -345,7 +346,7 @@ static void respond(int fd, const char *status, const char *type,
 static void serve(struct nfswbd_metrics *m, int fd)
 {
 	static const char not_found[] = "GET /metrics\n";
-	uint64_t deadline = nfswbd_now_ms() + CLIENT_TIMEOUT_MS;
+	uint64_t deadline = nfswb_now_ms() + CLIENT_TIMEOUT_MS;
 	char req[REQUEST_MAX + 1];
 	size_t len = 0;
 	char *body, *eol;

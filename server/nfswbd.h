@@ -195,7 +195,6 @@ uint64_t nfswbd_dirty_read(const char *sysroot, struct nfswbd_dev *d,
 int nfswbd_signals_block(sigset_t *mask);
 int nfswbd_run(struct nfswbd_settings *s, const struct nfswbd_cmdline *cl,
 	       struct nfswbd_table *t);
-uint64_t nfswbd_now_ms(void);
 
 /* tick.c */
 void nfswbd_prime(struct nfswbd_table *t, uint64_t now_ms);

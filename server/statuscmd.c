@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "nfswbd.h"
 #include "statusfile.h"
 #include "units.h"
@@ -159,11 +160,8 @@ int nfswbd_status_cmd(const struct nfswbd_cmdline *cl, bool json)
 	if (nfswb_jget_u64(&doc, "start_time_s", &start))
 		printf(" (since %s)", when(start, date, sizeof(date)));
 	if (nfswb_jget_u64(&doc, "monotonic_ms", &mono)) {
-		struct timespec now;
-
-		clock_gettime(CLOCK_MONOTONIC, &now);
 		printf(", status written %.1f s ago",
-		       (double)now.tv_sec + now.tv_nsec / 1e9 - mono / 1e3);
+		       nfswb_now_s() - mono / 1e3);
 	}
 	printf("\n  reloads     %" PRIu64, u64_or0(&doc, "reloads"));
 	if (nfswb_jget_u64(&doc, "last_reload_s", &start))

@@ -19,18 +19,11 @@
 #include <unistd.h>
 
 #include "blkstat.h"
+#include "clock.h"
 #include "estimator.h"
 
 #define RUNS		7
 #define SAMPLES		1000000
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -49,7 +42,7 @@ static void bench_cpu(void)
 		uint64_t t0;
 
 		nfswb_estimator_init(&e, NULL);
-		t0 = now_ns();
+		t0 = nfswb_now_ns();
 		for (uint64_t i = 0; i < SAMPLES; i++) {
 			/* Busy every sample: the median runs every time. */
 			s.wr_sectors += 20000 + (i * 7919) % 4000;
@@ -58,7 +51,7 @@ static void bench_cpu(void)
 			s.in_flight = 8;
 			nfswb_estimator_sample(&e, 100 * (i + 1), &s);
 		}
-		ns[r] = (double)(now_ns() - t0) / SAMPLES;
+		ns[r] = (double)(nfswb_now_ns() - t0) / SAMPLES;
 		if (nfswb_estimator_bandwidth(&e) == 0)
 			abort();
 	}
@@ -73,7 +66,7 @@ static int live(const char *dev, int secs)
 	struct nfswb_estimator e;
 	struct nfswb_blkstat s, prev;
 	char path[256];
-	uint64_t start = now_ns() / 1000000, t;
+	uint64_t start = nfswb_now_ns() / 1000000, t;
 
 	snprintf(path, sizeof(path), "/sys/block/%s/stat", dev);
 	nfswb_estimator_init(&e, NULL);
@@ -88,7 +81,7 @@ static int live(const char *dev, int secs)
 		uint64_t prev_t = e.prev_ms, busy_before = e.busy_samples;
 
 		usleep(100000);
-		t = now_ns() / 1000000;
+		t = nfswb_now_ns() / 1000000;
 		if (nfswb_blkstat_read(path, &s)) {
 			perror(path);
 			return 1;

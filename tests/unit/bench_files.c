@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "log.h"
 #include "loopfs.h"
 #include "mech.h"
@@ -46,14 +47,6 @@ static uint64_t count_files(const struct nfswb_mech_dev *d, const char *name)
 static struct loopfs fs;
 static unsigned int seconds = 10, rate = 20000, nfiles = 10000, block = 4096;
 static unsigned int runs = 3;
-
-static uint64_t now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
-}
 
 /* Each process holds about @n files: the writer its files, we the LRU. */
 static void raise_nofile(unsigned int n)
@@ -102,12 +95,12 @@ static pid_t start_writer(int run, int ready_fd)
 	}
 	if (write(ready_fd, "r", 1) != 1)
 		_exit(5);
-	start = now_us();
+	start = nfswb_now_us();
 	end = start + (uint64_t)(seconds + WARMUP_S) * 1000000;
 	srand(42);
-	while (now_us() < end) {
-		due = (now_us() - start) * rate / 1000000;
-		for (; done < due && now_us() < end; done++)
+	while (nfswb_now_us() < end) {
+		due = (nfswb_now_us() - start) * rate / 1000000;
+		for (; done < due && nfswb_now_us() < end; done++)
 			if (write(fds[(unsigned int)rand() % nfiles], buf,
 				  block) != (ssize_t)block)
 				_exit(4);
@@ -116,7 +109,7 @@ static pid_t start_writer(int run, int ready_fd)
 		nanosleep(&ts, NULL);
 	}
 	printf("writer: %.0f writes/s achieved\n",
-	       (double)done * 1e6 / (double)(now_us() - start));
+	       (double)done * 1e6 / (double)(nfswb_now_us() - start));
 	fflush(stdout);
 	_exit(0);
 }
@@ -166,21 +159,21 @@ static void one_run(int run, double *cpu_pct, double *rss_mib)
 	}
 	close(ready[0]);
 	close(ready[1]);
-	warm = now_us() + WARMUP_S * 1000000;
-	next = now_us() + INTERVAL_MS * 1000;
+	warm = nfswb_now_us() + WARMUP_S * 1000000;
+	next = nfswb_now_us() + INTERVAL_MS * 1000;
 	while (waitpid(w, &st, WNOHANG) == 0) {
-		if (!t0 && now_us() >= warm) {
+		if (!t0 && nfswb_now_us() >= warm) {
 			getrusage(RUSAGE_SELF, &r0);
 			getrusage(RUSAGE_THREAD, &m0);
-			t0 = now_us();
+			t0 = nfswb_now_us();
 		}
-		left = (int)(((int64_t)next - (int64_t)now_us()) / 1000);
+		left = (int)(((int64_t)next - (int64_t)nfswb_now_us()) / 1000);
 		if (left > 0 && poll(&pfd, 1, left) > 0) {
 			nfswb_mech_files.on_readable(&d);
 			continue;
 		}
 		next += INTERVAL_MS * 1000;
-		in.now_ms = now_us() / 1000;
+		in.now_ms = nfswb_now_us() / 1000;
 		in.interval_ms = INTERVAL_MS;
 		in.nfs_dirty_bytes = nfswb_mech_files.dirty_bytes(&d);
 		in.inflight_bytes = count_files(&d, "inflight_bytes");
@@ -190,7 +183,7 @@ static void one_run(int run, double *cpu_pct, double *rss_mib)
 		nfswb_policy_decide(&in, &o);
 		nfswb_mech_files.apply(&d, &o);
 	}
-	t1 = now_us();
+	t1 = nfswb_now_us();
 	getrusage(RUSAGE_SELF, &r1);
 	getrusage(RUSAGE_THREAD, &m1);
 	if (!WIFEXITED(st) || WEXITSTATUS(st))

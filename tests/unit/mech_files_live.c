@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "mech_files_cachestat.h"
 #include "log.h"
 #include "loopfs.h"
@@ -48,14 +49,6 @@ static uint64_t count_files(const struct nfswb_mech_dev *d, const char *name)
 #define INTERVAL_MS	100
 
 static struct loopfs fs;
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 /*
  * Writers are forked before the mechanism attaches (its kick thread
@@ -105,13 +98,13 @@ static pid_t writer(const char *comm, const char *const *paths,
 		if (fds[i] < 0)
 			_exit(2);
 	}
-	start = now_ms();
-	for (i = 0; now_ms() - start < ms; i = (i + 1) % npaths) {
+	start = nfswb_now_ms();
+	for (i = 0; nfswb_now_ms() - start < ms; i = (i + 1) % npaths) {
 		if (write(fds[i], block, BLOCK) != BLOCK)
 			_exit(3);
 		written += BLOCK;
 		/* Pace to RATE. */
-		while (written * 1000 / RATE > now_ms() - start) {
+		while (written * 1000 / RATE > nfswb_now_ms() - start) {
 			ts.tv_sec = 0;
 			ts.tv_nsec = 1000000;
 			nanosleep(&ts, NULL);
@@ -173,15 +166,16 @@ static void step(struct drive *dr, struct nfswb_policy_out *o)
 	struct pollfd pfd = {
 		.fd = nfswb_mech_files.poll_fd(&dr->d), .events = POLLIN,
 	};
-	uint64_t until = now_ms() + INTERVAL_MS;
+	uint64_t until = nfswb_now_ms() + INTERVAL_MS;
 	struct nfswb_policy_in in = { 0 };
 	int left;
 
-	while ((left = (int)(until - now_ms())) > 0 && left <= INTERVAL_MS) {
+	while ((left = (int)(until - nfswb_now_ms())) > 0 &&
+	       left <= INTERVAL_MS) {
 		if (poll(&pfd, 1, left) > 0)
 			nfswb_mech_files.on_readable(&dr->d);
 	}
-	in.now_ms = now_ms();
+	in.now_ms = nfswb_now_ms();
 	in.interval_ms = INTERVAL_MS;
 	in.nfs_dirty_bytes = nfswb_mech_files.dirty_bytes(&dr->d);
 	in.inflight_bytes = count_files(&dr->d, "inflight_bytes");
@@ -486,7 +480,7 @@ static void test_umount(void)
 	T_CHECK(count_files(&dr.d, "files_tracked") == 1, "%" PRIu64
 		" files tracked", count_files(&dr.d, "files_tracked"));
 	/* The daemon goes on running while the admin unmounts. */
-	start = now_ms();
+	start = nfswb_now_ms();
 	for (i = 0; i < 10; i++) {
 		ret = umount2(fs.mnt, 0);
 		err = errno;
@@ -494,7 +488,7 @@ static void test_umount(void)
 			break;
 		step(&dr, &o);
 	}
-	took = now_ms() - start;
+	took = nfswb_now_ms() - start;
 	fprintf(stderr, "umount after the last write: %s after %u tries, %"
 		PRIu64 " ms\n", ret ? strerror(err) : "done", i + 1, took);
 	T_CHECK(ret == 0, "umount %s failed for %" PRIu64 " ms: %s", fs.mnt,

@@ -33,14 +33,6 @@
 /* Pause between reconnect attempts while a server restarts. */
 #define NFS3_RECONNECT_PAUSE_MS	200
 
-uint64_t nfs3_now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
-}
-
 static void set_port(struct sockaddr_storage *ss, uint16_t port)
 {
 	if (ss->ss_family == AF_INET6)
@@ -299,12 +291,12 @@ enum load_err nfs3_call(struct nfs3_conn *c, rpcproc_t proc, xdrproc_t xargs,
 			void *args, xdrproc_t xres, void *res,
 			uint64_t *rtt_us, char *err)
 {
-	uint64_t deadline = nfs3_now_us() + (uint64_t)c->srv->timeout_ms * 1000;
+	uint64_t deadline = nfswb_now_us() + (uint64_t)c->srv->timeout_ms * 1000;
 	char cerr[NFS3_ERRLEN] = "";
 	enum clnt_stat st;
 
 	for (;;) {
-		uint64_t now = nfs3_now_us();
+		uint64_t now = nfswb_now_us();
 		uint64_t t0;
 		unsigned int left_ms;
 
@@ -322,12 +314,12 @@ enum load_err nfs3_call(struct nfs3_conn *c, rpcproc_t proc, xdrproc_t xargs,
 			cerr[0] = '\0';
 			continue;
 		}
-		t0 = nfs3_now_us();
+		t0 = nfswb_now_us();
 		st = clnt_call(c->clnt, proc, xargs, args, xres, res,
 			       ms_to_tv(left_ms));
 		if (st == RPC_SUCCESS) {
 			if (rtt_us)
-				*rtt_us = nfs3_now_us() - t0;
+				*rtt_us = nfswb_now_us() - t0;
 			return LOAD_OK;
 		}
 		if (st == RPC_TIMEDOUT)

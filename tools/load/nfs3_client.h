@@ -17,6 +17,7 @@
 
 #include <rpc/rpc.h>
 
+#include "clock.h"
 #include "nfs3_prot.h"
 #include "mount3.h"
 
@@ -166,12 +167,5 @@ const char *nfs3_stat_name(nfsstat3 status);
  * Return: the RFC 1813 name, or "MNT3ERR_<number>" for an unknown one.
  */
 const char *mnt3_stat_name(mountstat3 status);
-
-/**
- * nfs3_now_us() - CLOCK_MONOTONIC in microseconds
- *
- * Return: the time.
- */
-uint64_t nfs3_now_us(void);
 
 #endif /* NFSWB_NFS3_CLIENT_H */

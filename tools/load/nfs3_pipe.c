@@ -47,7 +47,7 @@ enum io_end {
 
 static int ms_left(uint64_t deadline)
 {
-	uint64_t now = nfs3_now_us();
+	uint64_t now = nfswb_now_us();
 
 	if (now >= deadline)
 		return 0;
@@ -181,7 +181,7 @@ static enum load_err reconnect(struct nfs3_pipe *p, uint64_t deadline,
 
 			if (!s->busy)
 				continue;
-			s->t_sent = nfs3_now_us();
+			s->t_sent = nfswb_now_us();
 			e = write_all(p->fd, s->buf, s->len, deadline);
 		}
 		if (e == IO_DONE)
@@ -210,7 +210,7 @@ enum load_err nfs3_pipe_open(struct nfs3_pipe *p,
 	p->port = port;
 	p->depth = depth;
 	/* Any start will do: the connection is the pipe's alone. */
-	p->next_xid = (uint32_t)nfs3_now_us();
+	p->next_xid = (uint32_t)nfswb_now_us();
 	p->slots = calloc(depth, sizeof(*p->slots));
 	p->rbuf = malloc(NFS3_PIPE_MAX_REPLY);
 	p->auth = authunix_create_default();
@@ -320,7 +320,7 @@ enum load_err nfs3_pipe_send(struct nfs3_pipe *p, rpcproc_t proc,
 	rc = encode_call(p, s, proc, xargs, args, err);
 	if (rc != LOAD_OK)
 		return rc;
-	s->t_sent = nfs3_now_us();
+	s->t_sent = nfswb_now_us();
 	s->deadline = s->t_sent + (uint64_t)p->srv->timeout_ms * 1000;
 	s->busy = true;
 	p->in_flight++;
@@ -463,7 +463,7 @@ enum load_err nfs3_pipe_reap(struct nfs3_pipe *p, uint64_t until_us,
 			continue;	/* a reply to a call sent twice */
 		memset(res, 0, res_size);
 		*tag = s->tag;
-		*rtt_us = nfs3_now_us() - s->t_sent;
+		*rtt_us = nfswb_now_us() - s->t_sent;
 		rc = decode_reply(p, s, len, xres, res, err);
 		if (rc == LOAD_OK)
 			*got = true;

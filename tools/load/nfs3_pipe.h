@@ -83,7 +83,7 @@ enum load_err nfs3_pipe_send(struct nfs3_pipe *p, rpcproc_t proc,
 /**
  * nfs3_pipe_reap() - wait for the reply to any call in flight
  * @p: pipe with in_flight > 0
- * @until_us: give up quietly at this nfs3_now_us() time; 0 waits as long
+ * @until_us: give up quietly at this nfswb_now_us() time; 0 waits as long
  *	as the oldest call's timeout
  * @xres: result decoder of every call in flight
  * @res: result, zeroed here; free with xdr_free(@xres, @res) after a reply

@@ -222,7 +222,7 @@ static void sleep_until_us(struct load_run *run, uint64_t t_us)
 	const uint64_t slice_us = 100000;
 
 	while (!should_stop(run)) {
-		uint64_t now = nfs3_now_us(), until = t_us;
+		uint64_t now = nfswb_now_us(), until = t_us;
 		struct timespec ts;
 
 		if (now >= t_us)
@@ -280,12 +280,12 @@ static enum load_err client_call(struct load_client *c, rpcproc_t proc,
 		if (rc != LOAD_OK || *(nfsstat3 *)res != NFS3ERR_JUKEBOX)
 			return rc;
 		if (!since)
-			since = nfs3_now_us();
-		else if (nfs3_now_us() - since >= limit || should_stop(c->run))
+			since = nfswb_now_us();
+		else if (nfswb_now_us() - since >= limit || should_stop(c->run))
 			return LOAD_OK;
 		xdr_free(xres, res);
 		c->jukebox_retries++;
-		sleep_until_us(c->run, nfs3_now_us() + LOAD_JUKEBOX_PAUSE_US);
+		sleep_until_us(c->run, nfswb_now_us() + LOAD_JUKEBOX_PAUSE_US);
 	}
 }
 
@@ -346,7 +346,7 @@ static enum load_err write_reap(struct load_client *c, uint64_t until_us)
 
 	if (r.status == NFS3ERR_JUKEBOX) {
 		xdr_free((xdrproc_t)xdr_WRITE3res, (char *)&r);
-		now = nfs3_now_us();
+		now = nfswb_now_us();
 		if (!c->jukebox_since)
 			c->jukebox_since = now;
 		else if (now - c->jukebox_since >= limit)
@@ -509,7 +509,7 @@ static enum load_err commit_window(struct load_client *c)
 static enum load_err write_phase(struct load_client *c)
 {
 	const struct load_opts *o = c->run->o;
-	uint64_t start = nfs3_now_us(), end = 0, sent = 0;
+	uint64_t start = nfswb_now_us(), end = 0, sent = 0;
 	enum load_err rc;
 
 	if (o->duration_ms)
@@ -530,7 +530,7 @@ static enum load_err write_phase(struct load_client *c)
 				if (end && due >= end)
 					break;
 				/* Take replies while waiting for the next slot in time. */
-				while (c->pipe.in_flight && nfs3_now_us() < due &&
+				while (c->pipe.in_flight && nfswb_now_us() < due &&
 				       !should_stop(c->run)) {
 					rc = write_reap(c, due);
 					if (rc != LOAD_OK)
@@ -540,7 +540,7 @@ static enum load_err write_phase(struct load_client *c)
 				if (should_stop(c->run))
 					break;
 			}
-			if (end && nfs3_now_us() >= end)
+			if (end && nfswb_now_us() >= end)
 				break;
 			rc = write_queue(c, off, (uint32_t)n);
 			if (rc != LOAD_OK)
@@ -561,11 +561,11 @@ static enum load_err write_phase(struct load_client *c)
 			return rc;
 		if (off >= o->size)
 			c->passes++;
-		if (!end || nfs3_now_us() >= end || off < o->size ||
+		if (!end || nfswb_now_us() >= end || off < o->size ||
 		    should_stop(c->run))
 			break;
 	}
-	c->t_write_end = nfs3_now_us();
+	c->t_write_end = nfswb_now_us();
 	return LOAD_OK;
 }
 
@@ -591,7 +591,7 @@ static enum load_err verify_phase(struct load_client *c)
 				   "verify %s: file has %" PRIu64 " bytes, %" PRIu64 " were written",
 				   c->name, size, c->extent);
 
-	c->t_read_start = nfs3_now_us();
+	c->t_read_start = nfswb_now_us();
 	for (off = 0; off < c->extent && !should_stop(c->run);) {
 		uint64_t left = c->extent - off;
 		uint32_t n = left < c->run->rsize ? (uint32_t)left : c->run->rsize;
@@ -644,7 +644,7 @@ static enum load_err verify_phase(struct load_client *c)
 		c->bytes_read += n;
 		off += n;
 	}
-	c->t_read_end = nfs3_now_us();
+	c->t_read_end = nfswb_now_us();
 	if (off >= c->extent)
 		c->verified = true;
 	return LOAD_OK;
@@ -1511,7 +1511,7 @@ int main(int argc, char **argv)
 		return rc;
 	rc = negotiate_sizes(&run);
 	if (rc == LOAD_OK) {
-		run.seed = nfswb_splitmix64(nfs3_now_us() ^ ((uint64_t)getpid() << 32));
+		run.seed = nfswb_splitmix64(nfswb_now_us() ^ ((uint64_t)getpid() << 32));
 		rc = run_clients(&run);
 	}
 	mount_export(&o, NULL, true);

@@ -64,8 +64,7 @@ ssize_t capture_read(struct capture *c, char *buf, size_t len, int timeout_ms);
 /* capture_close() - remove the instance; safe to call twice */
 void capture_close(struct capture *c);
 
-/* Seconds of CLOCK_MONOTONIC, the clock the instance stamps with. */
-double sample_now(void);
+/* The instance stamps with CLOCK_MONOTONIC: nfswb_now_s() of clock.h. */
 
 /**
  * sample_bdi() - "# nfswb-sample" from /sys/kernel/debug/bdi/BDI/stats

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "clock.h"
 #include "report.h"
 #include "status.h"
 #include "units.h"
@@ -210,7 +211,7 @@ static int live_run(int argc, char **argv)
 		trace = false;
 	}
 
-	start = last = sample_now();
+	start = last = nfswb_now_s();
 	for (long shown = 0; !capture_stop && (!count || shown < count);
 	     shown++) {
 		double deadline = last + (double)interval_ms / 1e3, now;
@@ -218,7 +219,7 @@ static int live_run(int argc, char **argv)
 		char clock[16];
 
 		/* Collect until the next refresh. */
-		while (!capture_stop && (now = sample_now()) < deadline) {
+		while (!capture_stop && (now = nfswb_now_s()) < deadline) {
 			int wait_ms = (int)((deadline - now) * 1e3) + 1;
 			ssize_t n;
 
@@ -238,7 +239,7 @@ static int live_run(int argc, char **argv)
 		}
 		if (capture_stop)
 			break;
-		now = sample_now();
+		now = nfswb_now_s();
 
 		if (tty)
 			fputs("\033[H\033[2J", stdout);

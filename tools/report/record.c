@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -17,7 +18,9 @@
 #include <sys/sysmacros.h>
 
 #include "capture.h"
+#include "clock.h"
 #include "etab.h"
+#include "procfs.h"
 #include "report.h"
 #include "units.h"
 
@@ -112,11 +115,10 @@ static int record_run(int argc, char **argv)
 		return report_usage(&report_record_cmd,
 				    "unexpected argument '%s'", argv[optind]);
 	if (bdi) {
-		char path[128];
+		char path[PATH_MAX];
 
-		snprintf(path, sizeof(path), "/sys/kernel/debug/bdi/%s/stats",
-			 bdi);
-		if (access(path, R_OK)) {
+		if (access(nfswb_bdi_stats_path("", bdi, path, sizeof(path)),
+			   R_OK)) {
 			report_err("record", "--bdi %s: %s: %s", bdi, path,
 				   strerror(errno));
 			return 1;
@@ -153,10 +155,10 @@ static int record_run(int argc, char **argv)
 		cap.commit_source, duration_ms ? "recording" :
 		"Ctrl-C to stop");
 
-	start = sample_now();
+	start = nfswb_now_s();
 	next_sample = start;
 	while (!capture_stop) {
-		double now = sample_now();
+		double now = nfswb_now_s();
 		ssize_t n;
 
 		if (duration_ms && (now - start) * 1000.0 >= (double)duration_ms)

@@ -17,48 +17,20 @@
 #include <time.h>
 
 #include "capture.h"
+#include "procfs.h"
 #include "report.h"
 #include "status.h"
 #include "statusfile.h"
 
-double sample_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 int sample_bdi(const char *bdi, FILE *out, double t)
 {
-	uint64_t dirty = 0, wb = 0, bw = 0;
-	bool have_dirty = false;
-	char path[128], line[256];
-	FILE *f;
+	struct nfswb_bdi_stats st;
 
-	snprintf(path, sizeof(path), "/sys/kernel/debug/bdi/%s/stats", bdi);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long v;
-
-		/* Values are in kB; the bandwidth in kBps. */
-		if (sscanf(line, "BdiReclaimable: %llu", &v) == 1) {
-			dirty = (uint64_t)v * 1024;
-			have_dirty = true;
-		} else if (sscanf(line, "BdiWriteback: %llu", &v) == 1) {
-			wb = (uint64_t)v * 1024;
-		} else if (sscanf(line, "BdiWriteBandwidth: %llu", &v) == 1) {
-			bw = (uint64_t)v * 1024;
-		}
-	}
-	fclose(f);
-	if (!have_dirty)
+	if (nfswb_bdi_stats_read("", bdi, &st))
 		return -1;
 	fprintf(out, "# nfswb-sample t=%.6f bdi=%s dirty=%" PRIu64
-		" writeback=%" PRIu64 " bandwidth=%" PRIu64 "\n", t, bdi, dirty,
-		wb, bw);
+		" writeback=%" PRIu64 " bandwidth=%" PRIu64 "\n", t, bdi,
+		st.reclaimable, st.writeback, st.write_bandwidth);
 	return 0;
 }
 

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_procfs.c - lib/procfs.c's readers: a bdi's debugfs stats as
+ * mm/backing-dev.c prints them, /proc/vmstat counters whose names are
+ * prefixes of others, and /proc/PID/comm and Tgid of this process and of
+ * one of its threads.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "procfs.h"
+#include "test.h"
+
+static char root[PATH_MAX];
+
+static void put(const char *rel, const char *text)
+{
+	char path[PATH_MAX * 2], cmd[PATH_MAX * 3];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	if (system(cmd) != 0 || !(f = fopen(path, "w"))) {
+		fprintf(stderr, "cannot write %s\n", path);
+		exit(T_EXIT_FAIL);
+	}
+	fputs(text, f);
+	fclose(f);
+}
+
+static void test_bdi_stats(void)
+{
+	struct nfswb_bdi_stats st;
+	char path[PATH_MAX];
+	uint64_t bytes;
+
+	/* bdi_debug_stats_show() in mm/backing-dev.c, 6.x. */
+	put("sys/kernel/debug/bdi/7:0/stats",
+	    "BdiWriteback:              128 kB\n"
+	    "BdiReclaimable:           8192 kB\n"
+	    "BdiDirtyThresh:          65536 kB\n"
+	    "DirtyThresh:            262144 kB\n"
+	    "BackgroundThresh:       131072 kB\n"
+	    "BdiDirtied:             500000 kB\n"
+	    "BdiWritten:             490000 kB\n"
+	    "BdiWriteBandwidth:       20480 kBps\n"
+	    "b_dirty:                     3\n");
+	T_CHECK(nfswb_bdi_stats_read(root, "7:0", &st) == 0, "read");
+	T_CHECK(st.reclaimable == 8192ull << 10, "%llu",
+		(unsigned long long)st.reclaimable);
+	T_CHECK(st.writeback == 128ull << 10, "writeback");
+	T_CHECK(st.write_bandwidth == 20480ull << 10, "bandwidth");
+	T_CHECK(nfswb_dirty_bound(root, "7:0", &bytes) == NFSWB_BOUND_BDI &&
+		bytes == 8192ull << 10, "bound from debugfs");
+	T_CHECK(!strcmp(nfswb_bdi_stats_path("/x", "8:16", path, sizeof(path)),
+			"/x/sys/kernel/debug/bdi/8:16/stats"), "%s", path);
+
+	put("sys/kernel/debug/bdi/7:1/stats", "BdiWriteback: 1 kB\n");
+	T_CHECK(nfswb_bdi_stats_read(root, "7:1", &st) == -1,
+		"no BdiReclaimable");
+	T_CHECK(nfswb_bdi_stats_read(root, "7:9", &st) == -1, "no file");
+}
+
+static void test_vmstat(void)
+{
+	uint64_t v = 0, bytes;
+
+	/* The longer name first: "nr_dirty" must not take its number. */
+	put("proc/vmstat", "nr_dirty_threshold 262144\n"
+	    "nr_dirty_background_threshold 131072\nnr_dirty 12\n"
+	    "nr_writeback 3\n");
+	T_CHECK(nfswb_vmstat_read(root, "nr_dirty", &v) == 0 && v == 12,
+		"nr_dirty %llu", (unsigned long long)v);
+	T_CHECK(nfswb_vmstat_read(root, "nr_dirty_threshold", &v) == 0 &&
+		v == 262144, "threshold");
+	T_CHECK(nfswb_vmstat_read(root, "nr_writeback", &v) == 0 && v == 3,
+		"writeback");
+	T_CHECK(nfswb_vmstat_read(root, "nr_dirtied", &v) == -1, "absent");
+	/* Without debugfs the bound is the machine's nr_dirty. */
+	T_CHECK(nfswb_dirty_bound(root, "9:9", &bytes) == NFSWB_BOUND_GLOBAL &&
+		bytes == 12 * (uint64_t)sysconf(_SC_PAGESIZE), "global bound");
+}
+
+static pid_t thread_tid;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+static int done;
+
+static void *thread_main(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&lock);
+	thread_tid = (pid_t)syscall(SYS_gettid);
+	pthread_cond_broadcast(&cond);
+	while (!done)
+		pthread_cond_wait(&cond, &lock);
+	pthread_mutex_unlock(&lock);
+	return NULL;
+}
+
+static void test_proc(void)
+{
+	char comm[32], small[4];
+	pthread_t t;
+
+	T_CHECK(nfswb_proc_comm(getpid(), comm, sizeof(comm)) == 0 &&
+		!strcmp(comm, "test_procfs"), "comm '%s'", comm);
+	T_CHECK(nfswb_proc_comm(getpid(), small, sizeof(small)) == 0 &&
+		!strcmp(small, "tes"), "truncated '%s'", small);
+	T_CHECK(nfswb_proc_tgid(getpid()) == getpid(), "own tgid");
+
+	pthread_create(&t, NULL, thread_main, NULL);
+	pthread_mutex_lock(&lock);
+	while (!thread_tid)
+		pthread_cond_wait(&cond, &lock);
+	pthread_mutex_unlock(&lock);
+	T_CHECK(thread_tid != getpid(), "a thread of its own");
+	T_CHECK(nfswb_proc_tgid(thread_tid) == getpid(), "thread's tgid");
+	T_CHECK(nfswb_proc_comm(thread_tid, comm, sizeof(comm)) == 0,
+		"thread's comm");
+	pthread_mutex_lock(&lock);
+	done = 1;
+	pthread_cond_broadcast(&cond);
+	pthread_mutex_unlock(&lock);
+	pthread_join(t, NULL);
+
+	T_CHECK(nfswb_proc_comm(INT32_MAX, comm, sizeof(comm)) == -1,
+		"no such pid");
+	T_CHECK(nfswb_proc_tgid(INT32_MAX) == -1, "no such pid's tgid");
+}
+
+int main(void)
+{
+	char cmd[PATH_MAX + 16];
+
+	snprintf(root, sizeof(root), "/tmp/test_procfs.XXXXXX");
+	if (!mkdtemp(root))
+		T_SKIP("no temporary directory: %s", strerror(errno));
+	test_bdi_stats();
+	test_vmstat();
+	test_proc();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	if (system(cmd) != 0)
+		fprintf(stderr, "warning: %s left behind\n", root);
+	return t_result();
+}
