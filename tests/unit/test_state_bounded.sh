@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Issue 11 finding 7: every read of a state file is bounded.  A FIFO as
+# Every read of a state file is bounded.  A FIFO as
 # restore.journal neither hangs start-up nor makes SIGTERM ineffective; a
 # device node, a symlink and an oversized file are refused with a message
 # naming the journal; a 200,000-record journal is replayed in linear time

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Issue 11 finding 2: root trusts no state directory it did not make.
+# Root trusts no state directory it did not make.
 # One made by nobody, or writable by others, is refused with a message,
 # and neither the symlinks planted in it (named like the pid file and the
 # temporaries) nor its planted journal are followed or applied; in a

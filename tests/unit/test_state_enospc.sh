@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Issue 11 finding 5: a full state directory.  With its file system full,
+# A full state directory.  With its file system full,
 # a reload that lifts the cap cannot rewrite the journal: the daemon must
 # exit non-zero at the end, and the journal it leaves must never put an
 # original back over a change the administrator made since.

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Issue 11 finding 1: a restore journal may name only the per-bdi
+# A restore journal may name only the per-bdi
 # attributes nfswbd changes.  A planted record naming any other file (here
 # a scratch file standing in for /proc/sys/kernel/core_pattern, and a bdi
 # attribute nfswbd never writes) is not applied, and the error names the

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Issue 11 finding 9: files mode holds its files open.  Under a soft fd
+# Files mode holds its files open.  Under a soft fd
 # limit of 256 the daemon raises it to the hard limit; with the hard limit
 # itself 1024 it lowers max-files to what is left; either way, with 3000
 # written files the status file still gets written and nothing runs out

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Issue 11 finding 11: relative paths.  A relative state-dir, exports-file
+# Relative paths.  A relative state-dir, exports-file
 # or exports-dir in nfs.conf is refused with a message naming nfs.conf
 # (relative to what? the daemon runs in /), by the daemon and by
 # --check-config; relative command-line paths are made absolute before

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Issue 11 finding 10: a SIGHUP right after exec (a reload asked for while
+# A SIGHUP right after exec (a reload asked for while
 # the daemon starts) must not kill it.  sighup_early.so sends it from a
 # constructor, after the dynamic loader and before main(), every time;
 # 100 tries (NFSWB_SIGHUP_TRIES): the daemon must live, turn the held

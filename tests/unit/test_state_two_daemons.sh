@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Issue 11 finding 3: two nfswbd with different state directories on one
+# Two nfswbd with different state directories on one
 # device.  The second must not journal the first one's values as the
 # originals: it is refused the device's settings with a clear message,
 # and after both stop every value is back as it was.
