@@ -46,7 +46,8 @@ const char *nfswb_mode_name(enum nfswb_mode m)
 	return "?";
 }
 
-int nfswb_mode_parse(const char *s, enum nfswb_mode *m)
+/* The reverse of nfswb_mode_name(); 0, or -1 for an unknown name. */
+static int mode_parse(const char *s, enum nfswb_mode *m)
 {
 	unsigned int i;
 
@@ -215,7 +216,7 @@ static int opt_apply(struct nfswb_export_opts *o, unsigned int bit,
 
 	switch (bit) {
 	case NFSWB_OPT_MODE:
-		ret = nfswb_mode_parse(value, &o->mode);
+		ret = mode_parse(value, &o->mode);
 		if (ret)
 			snprintf(why, len,
 				 "unknown mode (use auto, kernel, files, limit or off)");

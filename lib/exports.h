@@ -30,8 +30,6 @@ enum nfswb_mode {
 
 /* nfswb_mode_name - "auto", "kernel", ... */
 const char *nfswb_mode_name(enum nfswb_mode m);
-/* nfswb_mode_parse - the reverse; returns 0, or -1 for an unknown name. */
-int nfswb_mode_parse(const char *s, enum nfswb_mode *m);
 
 #define NFSWB_MAX_WRITERS	8
 #define NFSWB_WRITER_LEN	16	/* TASK_COMM_LEN */

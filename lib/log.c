@@ -50,7 +50,7 @@ const char *nfswb_log_last_error(time_t *when)
  * stderr; only when stderr still is that stream do "<N>" prefixes reach
  * journald (and not a terminal or a redirected file).  See systemd.exec(5).
  */
-bool nfswb_log_stderr_is_journal(void)
+static bool stderr_is_journal(void)
 {
 	const char *env = getenv("JOURNAL_STREAM");
 	unsigned long long dev, ino;
@@ -71,7 +71,7 @@ void nfswb_log_init(const char *ident, bool use_syslog)
 		log_dest = TO_SYSLOG;
 		openlog(ident, LOG_PID, LOG_DAEMON);
 	} else {
-		log_dest = nfswb_log_stderr_is_journal() ? TO_JOURNAL : TO_STDERR;
+		log_dest = stderr_is_journal() ? TO_JOURNAL : TO_STDERR;
 	}
 }
 

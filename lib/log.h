@@ -21,8 +21,6 @@ enum nfswb_log_level {
 
 /* nfswb_log_init - @ident names the program; @use_syslog after daemon(). */
 void nfswb_log_init(const char *ident, bool use_syslog);
-/* Whether stderr is the journal stream systemd gave us (JOURNAL_STREAM). */
-bool nfswb_log_stderr_is_journal(void);
 void nfswb_log_set_level(enum nfswb_log_level max);
 void xlog(enum nfswb_log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

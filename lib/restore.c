@@ -943,11 +943,6 @@ fail:
 	return NULL;
 }
 
-int nfswb_restore_record(struct nfswb_restore *r, const char *path)
-{
-	return record(r, path) ? 0 : -1;
-}
-
 int nfswb_restore_set(struct nfswb_restore *r, const char *path,
 		      const char *value)
 {

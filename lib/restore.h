@@ -133,20 +133,6 @@ int nfswb_restore_parse(const char *buf, size_t len, const char *sysroot,
 			const struct nfswb_restore_reader *rd);
 
 /**
- * nfswb_restore_record - remember @path's current value without changing it.
- * @r: journal.
- * @path: absolute path of the file, as nfswb_restore_path_ok() accepts.
- *
- * Takes the bdi's lock first.  Recording a path twice keeps the first
- * (true original) value.
- *
- * Return: 0, or -1 with errno set (the reason is logged with the path):
- * EPERM for a path the journal may not name, EBUSY when another nfswbd
- * holds the device.
- */
-int nfswb_restore_record(struct nfswb_restore *r, const char *path);
-
-/**
  * nfswb_restore_set - record @path's original once, then write @value.
  * @r: journal.
  * @path: absolute path of the file.

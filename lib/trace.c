@@ -761,33 +761,6 @@ int nfswb_trace_add_sample(struct nfswb_trace *t,
 	return 0;
 }
 
-int nfswb_trace_read_file(struct nfswb_trace *t, const char *path)
-{
-	bool is_stdin = !strcmp(path, "-");
-	FILE *f = is_stdin ? stdin : fopen(path, "r");
-	unsigned int lineno = 0;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	int ret = 0;
-
-	if (!f)
-		return -errno;
-	while ((n = getline(&line, &cap, f)) >= 0) {
-		if (lineno < UINT32_MAX)
-			lineno++;
-		ret = nfswb_trace_feed(t, path, lineno, line, (size_t)n);
-		if (ret)
-			break;
-	}
-	if (!ret && ferror(f))
-		ret = -EIO;
-	free(line);
-	if (!is_stdin)
-		fclose(f);
-	return ret;
-}
-
 /* What one side of a pairing knows about an xid. */
 struct xid_client {
 	uint32_t xid;
