@@ -21,10 +21,8 @@ int nfswb_bdi_attr_path(char *buf, size_t len, const char *sysroot,
 	int n = snprintf(buf, len, "%s/sys/class/bdi/%s/%s", sysroot, bdi,
 			 attr);
 
-	if (n < 0 || (size_t)n >= len) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
 	return 0;
 }
 
@@ -35,19 +33,16 @@ int nfswb_read_u64(const char *path, uint64_t *v)
 	unsigned long long x;
 
 	if (!f)
-		return -1;
+		return -errno;
 	if (!fgets(buf, sizeof(buf), f)) {
 		fclose(f);
-		errno = EINVAL;
-		return -1;
+		return -EINVAL;
 	}
 	fclose(f);
 	errno = 0;
 	x = strtoull(buf, &end, 10);
-	if (errno || end == buf || (*end && *end != '\n') || buf[0] == '-') {
-		errno = EINVAL;
-		return -1;
-	}
+	if (errno || end == buf || (*end && *end != '\n') || buf[0] == '-')
+		return -EINVAL;
 	*v = x;
 	return 0;
 }

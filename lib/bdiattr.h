@@ -17,7 +17,7 @@
  * @bdi: bdi name, e.g. "8:0".
  * @attr: attribute file name.
  *
- * Return: 0, or -1 (ENAMETOOLONG) if it does not fit.
+ * Return: 0, or -ENAMETOOLONG if it does not fit.
  */
 int nfswb_bdi_attr_path(char *buf, size_t len, const char *sysroot,
 			const char *bdi, const char *attr);
@@ -27,7 +27,7 @@ int nfswb_bdi_attr_path(char *buf, size_t len, const char *sysroot,
  * @path: file.
  * @v: the value.
  *
- * Return: 0, or -1 with errno set (EINVAL if it is not a number).
+ * Return: 0, or a negative errno (-EINVAL if it is not a number).
  */
 int nfswb_read_u64(const char *path, uint64_t *v);
 

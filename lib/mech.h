@@ -69,7 +69,9 @@ struct nfswb_mech {
 	const char *wanted_by;
 	const char *const *counter_names;	/* NULL-terminated */
 	/*
-	 * Can this kernel do it?  0, or -1 with the missing piece in @why.
+	 * Can this kernel do it?  0, or a negative errno with the missing
+	 * piece in @why.  (attach and apply return 0 or a negative errno
+	 * too.)
 	 * On success @why may say what made it available.
 	 */
 	int (*probe)(const char *sysroot, char *why, size_t len);

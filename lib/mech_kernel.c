@@ -57,7 +57,7 @@ static int kernel_probe(const char *sysroot, char *why, size_t len)
 	snprintf(why, len,
 		 "kernel lacks the per-bdi knob: no %s/sys/class/bdi/*/" KNOB
 		 " (see kernel-patch/)", sysroot);
-	return -1;
+	return -ENOENT;
 }
 
 static int kernel_write(struct nfswb_mech_dev *d, struct kernel_priv *p,
@@ -67,7 +67,7 @@ static int kernel_write(struct nfswb_mech_dev *d, struct kernel_priv *p,
 
 	snprintf(v, sizeof(v), "%" PRIu64, ms);
 	if (nfswb_restore_set(d->restore, p->knob, v) < 0)
-		return -1;
+		return -errno;
 	p->ms = ms;
 	p->set = 1;
 	d->count[KERNEL_KNOB_MS] = ms;
@@ -77,24 +77,28 @@ static int kernel_write(struct nfswb_mech_dev *d, struct kernel_priv *p,
 static int kernel_attach(struct nfswb_mech_dev *d, char *why, size_t len)
 {
 	struct kernel_priv *p;
+	int ret;
 
 	p = calloc(1, sizeof(*p));
 	if (!p) {
 		snprintf(why, len, "out of memory");
-		return -1;
+		return -ENOMEM;
 	}
 	d->priv = p;
-	if (nfswb_bdi_attr_path(p->knob, sizeof(p->knob), d->sysroot,
-				d->id->bdi, KNOB) < 0 ||
-	    access(p->knob, W_OK) < 0) {
+	ret = nfswb_bdi_attr_path(p->knob, sizeof(p->knob), d->sysroot,
+				  d->id->bdi, KNOB);
+	if (!ret && access(p->knob, W_OK) < 0)
+		ret = -errno;
+	if (ret) {
 		snprintf(why, len, "kernel lacks %s (see kernel-patch/): %s",
-			 p->knob, strerror(errno));
-		return -1;
+			 p->knob, strerror(-ret));
+		return ret;
 	}
-	if (kernel_write(d, p, d->opts.background_time_ms) < 0) {
+	ret = kernel_write(d, p, d->opts.background_time_ms);
+	if (ret) {
 		snprintf(why, len, "cannot write %" PRIu64 " to %s: %s",
-			 d->opts.background_time_ms, p->knob, strerror(errno));
-		return -1;
+			 d->opts.background_time_ms, p->knob, strerror(-ret));
+		return ret;
 	}
 	if (nfswb_bdi_attr_path(p->bw_attr, sizeof(p->bw_attr), d->sysroot,
 				d->id->bdi, BW_ATTR) < 0 ||
@@ -125,12 +129,14 @@ static int kernel_apply(struct nfswb_mech_dev *d,
 			const struct nfswb_policy_out *o)
 {
 	struct kernel_priv *p = d->priv;
+	int ret;
 
 	if (!p || !o->knob_change)
 		return 0;
-	if (kernel_write(d, p, o->knob_ms) < 0) {
+	ret = kernel_write(d, p, o->knob_ms);
+	if (ret) {
 		d->count[KERNEL_ERRORS]++;
-		return -1;
+		return ret;
 	}
 	xlog(L_DEBUG, "bdi %s: %s = %" PRIu64 " ms (target %" PRIu64 " bytes)",
 	     d->id->bdi, KNOB, o->knob_ms, o->target_bytes);

@@ -63,7 +63,7 @@ static int limit_probe(const char *sysroot, char *why, size_t len)
 		return 0;
 	snprintf(why, len,
 		 "kernel lacks /sys/class/bdi/BDI/strict_limit, max_bytes or max_ratio_fine (Linux 6.2 or later)");
-	return -1;
+	return -ENOENT;
 }
 
 static int limit_attach(struct nfswb_mech_dev *d, char *why, size_t len)
@@ -74,7 +74,7 @@ static int limit_attach(struct nfswb_mech_dev *d, char *why, size_t len)
 	p = calloc(1, sizeof(*p));
 	if (!p) {
 		snprintf(why, len, "out of memory");
-		return -1;
+		return -ENOMEM;
 	}
 	d->priv = p;
 	snprintf(p->vmstat, sizeof(p->vmstat), "%s/proc/vmstat", d->sysroot);
@@ -85,14 +85,16 @@ static int limit_attach(struct nfswb_mech_dev *d, char *why, size_t len)
 	    nfswb_bdi_attr_path(p->max_ratio_fine, sizeof(p->max_ratio_fine),
 				d->sysroot, bdi, "max_ratio_fine") < 0) {
 		snprintf(why, len, "bdi name %s is too long", bdi);
-		return -1;
+		return -ENAMETOOLONG;
 	}
 	if (access(p->strict, W_OK) < 0 || access(p->max_bytes, W_OK) < 0 ||
 	    access(p->max_ratio_fine, W_OK) < 0) {
+		int err = errno;
+
 		snprintf(why, len,
 			 "cannot write %s, max_bytes or max_ratio_fine beside it: %s",
-			 p->strict, strerror(errno));
-		return -1;
+			 p->strict, strerror(err));
+		return -err;
 	}
 	return 0;
 }
@@ -124,15 +126,15 @@ static int write_cap(struct nfswb_mech_dev *d, struct limit_priv *p,
 		err = errno;
 		lower = dirty_threshold(p) / 10 * 9;
 		if (err != EINVAL || !lower || cap <= lower)
-			return -1;
+			return -err;
 		cap = lower;
 		snprintf(v, sizeof(v), "%" PRIu64, cap);
 		if (nfswb_restore_set_via(d->restore, p->max_ratio_fine,
 					  p->max_bytes, v) < 0)
-			return -1;
+			return -errno;
 	}
 	if (!p->active && nfswb_restore_set(d->restore, p->strict, "1") < 0)
-		return -1;
+		return -errno;
 	p->active = true;
 	if (d->count[LIMIT_CAP_BYTES] != cap)
 		d->count[LIMIT_CAP_CHANGES]++;
@@ -145,9 +147,9 @@ static int put_back(struct nfswb_mech_dev *d, struct limit_priv *p)
 	int ret = 0;
 
 	if (nfswb_restore_put_back(d->restore, p->strict) < 0)
-		ret = -1;
+		ret = -errno;
 	if (nfswb_restore_put_back(d->restore, p->max_ratio_fine) < 0)
-		ret = -1;
+		ret = -errno;
 	p->active = false;
 	d->count[LIMIT_CAP_BYTES] = 0;
 	return ret;
