@@ -21,6 +21,9 @@
 #define JOURNAL_TMP	NFSWB_RESTORE_JOURNAL ".tmp"
 #define JOURNAL_HEADER	"# nfswbd: original values to restore (restore.h)\n"
 
+/* Entries of gone devices logged one by one in a pass; the rest counted. */
+#define GONE_LOGGED	8
+
 /* Appended records beyond this (over the live ones) trigger a rewrite. */
 #define COMPACT_SLACK	64
 
@@ -51,6 +54,7 @@ struct nfswb_restore {
 	struct bdi_lock *locks;
 	size_t nlocks;
 	char *busy_dir;		/* the last one found locked, logged */
+	size_t gone;		/* entries of gone devices in this pass */
 };
 
 /* ---- escaping: '%', space and anything not printable become %XX ---- */
@@ -804,8 +808,10 @@ static int put_back_entry(struct nfswb_restore *r, size_t i, const char *why)
 	}
 failed:
 	if (errno == ENOENT || errno == ENODEV || errno == ENXIO) {
-		xlog(L_WARNING, "cannot restore %s to %s: %m; the device is gone, dropping it",
-		     e->path, e->value);
+		/* A journal of many gone devices must not flood the log. */
+		if (r->gone++ < GONE_LOGGED)
+			xlog(L_WARNING, "cannot restore %s to %s: %m; the device is gone, dropping it",
+			     e->path, e->value);
 		return 1;
 	}
 	xlog(L_ERROR, "cannot restore %s to %s: %m; kept for the next start",
@@ -819,12 +825,17 @@ static int put_back_all(struct nfswb_restore *r, const char *why)
 	int ret = 0;
 	size_t i;
 
+	r->gone = 0;
 	for (i = r->n; i-- > 0;) {
 		if (put_back_entry(r, i, why))
 			remove_entry(r, i);
 		else
 			ret = -1;
 	}
+	if (r->gone > GONE_LOGGED)
+		xlog(L_WARNING, "%zu more settings of devices that are gone dropped",
+		     r->gone - GONE_LOGGED);
+	r->gone = 0;
 	if (rewrite_journal(r) < 0)
 		ret = -1;
 	return ret;
