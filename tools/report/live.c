@@ -17,6 +17,7 @@
 
 #include "capture.h"
 #include "clock.h"
+#include "sample.h"
 #include "report.h"
 #include "status.h"
 #include "units.h"
@@ -157,7 +158,7 @@ static int live_run(int argc, char **argv)
 	unsigned int lineno = 0;
 	struct marks mark = { 0 };
 	struct nfswb_trace t;
-	struct capture cap = { .fd = -1 };
+	struct nfswb_capture cap = { .fd = -1 };
 	double start, last;
 	char *end;
 	int c, ret = 1;
@@ -203,7 +204,8 @@ static int live_run(int argc, char **argv)
 
 	capture_signals();
 	nfswb_trace_init(&t);
-	if (trace && capture_open(&cap, (int)pid, NULL, 0)) {
+	if (trace && nfswb_capture_open(&cap, "nfswb-report-", 0,
+					 (int)pid, NULL, 0)) {
 		report_err("live", "%s", cap.why);
 		if (!status)
 			goto out;
@@ -227,7 +229,7 @@ static int live_run(int argc, char **argv)
 				usleep((useconds_t)wait_ms * 1000);
 				continue;
 			}
-			n = capture_read(&cap, buf, sizeof(buf), wait_ms);
+			n = nfswb_capture_read(&cap, buf, sizeof(buf), wait_ms);
 			if (n < 0) {
 				report_err("live", "trace_pipe: %s",
 					   strerror((int)-n));
@@ -286,7 +288,7 @@ static int live_run(int argc, char **argv)
 	}
 	ret = 0;
 out:
-	capture_close(&cap);
+	nfswb_capture_close(&cap);
 	nfswb_trace_free(&t);
 	return ret;
 }

@@ -19,6 +19,7 @@
 
 #include "capture.h"
 #include "clock.h"
+#include "sample.h"
 #include "etab.h"
 #include "procfs.h"
 #include "report.h"
@@ -45,7 +46,7 @@ static void write_exports(FILE *out)
 	nfswb_etab_free(&e);
 }
 
-static void write_header(FILE *out, const struct capture *c)
+static void write_header(FILE *out, const struct nfswb_capture *c)
 {
 	struct utsname u;
 
@@ -63,10 +64,10 @@ static void write_header(FILE *out, const struct capture *c)
 static int record_run(int argc, char **argv)
 {
 	const char *output = NULL, *bdi = NULL, *status = NULL, *why;
-	char *extra[CAPTURE_MAX_EVENTS / 2];
+	char *extra[NFSWB_CAPTURE_MAX_EVENTS / 2];
 	size_t nextra = 0;
 	uint64_t duration_ms = 0;
-	struct capture cap;
+	struct nfswb_capture cap;
 	double start, next_sample;
 	static char buf[65536];
 	FILE *out = stdout;
@@ -100,7 +101,7 @@ static int record_run(int argc, char **argv)
 			status = optarg;
 			break;
 		case 'e':
-			if (nextra == CAPTURE_MAX_EVENTS / 2)
+			if (nextra == NFSWB_CAPTURE_MAX_EVENTS / 2)
 				return report_usage(&report_record_cmd,
 						    "too many --event");
 			extra[nextra++] = optarg;
@@ -133,7 +134,8 @@ static int record_run(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (capture_open(&cap, pid, extra, nextra)) {
+	if (nfswb_capture_open(&cap, "nfswb-report-", 0, pid, extra,
+			       nextra)) {
 		report_err("record", "%s", cap.why);
 		/*
 		 * Leave no empty recording that looks like a quiet server,
@@ -171,7 +173,7 @@ static int record_run(int argc, char **argv)
 				report_err("record", "cannot read %s", status);
 			next_sample += 1.0;
 		}
-		n = capture_read(&cap, buf, sizeof(buf), 100);
+		n = nfswb_capture_read(&cap, buf, sizeof(buf), 100);
 		if (n < 0) {
 			report_err("record", "trace_pipe: %s", strerror((int)-n));
 			goto out_close;
@@ -184,7 +186,7 @@ static int record_run(int argc, char **argv)
 	}
 	/* What the kernel still holds: drain without waiting. */
 	for (;;) {
-		ssize_t n = capture_read(&cap, buf, sizeof(buf), 0);
+		ssize_t n = nfswb_capture_read(&cap, buf, sizeof(buf), 0);
 
 		if (n <= 0)
 			break;
@@ -192,7 +194,7 @@ static int record_run(int argc, char **argv)
 	}
 	ret = 0;
 out_close:
-	capture_close(&cap);
+	nfswb_capture_close(&cap);
 out:
 	if (out != stdout) {
 		if (fclose(out) && !ret) {

@@ -16,8 +16,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "capture.h"
 #include "procfs.h"
+#include "sample.h"
 #include "report.h"
 #include "status.h"
 #include "statusfile.h"

@@ -24,29 +24,8 @@
 
 #include "capture.h"
 
-#define INSTANCE_PREFIX	"nfswb-report-"
 /* Kprobe systems are "nfswb_PID": a dash is not allowed there. */
 #define PROBE_PREFIX	"nfswb_"
-
-volatile sig_atomic_t capture_stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	capture_stop = 1;
-}
-
-void capture_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	sigemptyset(&sa.sa_mask);
-	/* No SA_RESTART: poll() and read() must return to see the flag. */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-}
 
 /* A dead owner's pid from NAME = PREFIX + digits, else 0. */
 static long dead_owner(const char *name, const char *prefix)
@@ -66,7 +45,7 @@ static long dead_owner(const char *name, const char *prefix)
  * Instances left by a run that was killed with SIGKILL: their pid is gone.
  * Removing them keeps trace buffers from pinning memory forever.
  */
-static void remove_stale(const char *tracing_dir)
+static void remove_stale(const char *tracing_dir, const char *prefix)
 {
 	char path[PATH_MAX];
 	struct dirent *de;
@@ -80,7 +59,7 @@ static void remove_stale(const char *tracing_dir)
 	while ((de = readdir(d))) {
 		struct tracefs_instance *inst;
 
-		if (!dead_owner(de->d_name, INSTANCE_PREFIX))
+		if (!dead_owner(de->d_name, prefix))
 			continue;
 		inst = tracefs_instance_alloc(NULL, de->d_name);
 		if (inst) {
@@ -110,7 +89,7 @@ static void remove_stale_probes(void)
 }
 
 /* Enable one event if this kernel has it; record what was enabled. */
-static bool enable(struct capture *c, const char *system, const char *event)
+static bool enable(struct nfswb_capture *c, const char *system, const char *event)
 {
 	char sys_re[64], ev_re[64];
 
@@ -121,7 +100,7 @@ static bool enable(struct capture *c, const char *system, const char *event)
 	snprintf(ev_re, sizeof(ev_re), "^%s$", event);
 	if (tracefs_event_enable(c->inst, sys_re, ev_re))
 		return false;
-	if (c->nevents < CAPTURE_MAX_EVENTS)
+	if (c->nevents < NFSWB_CAPTURE_MAX_EVENTS)
 		snprintf(c->events[c->nevents++], sizeof(c->events[0]),
 			 "%s:%s", system, event);
 	return true;
@@ -166,7 +145,7 @@ static char *thread_ids(int pid)
  * event-fork goes on first, then the list is written until a listing
  * finds no thread it lacks, so a thread started in between is not lost.
  */
-static int follow_process(struct capture *c, int pid)
+static int follow_process(struct nfswb_capture *c, int pid)
 {
 	char *ids = NULL, *prev = NULL;
 
@@ -213,7 +192,7 @@ static int follow_process(struct capture *c, int pid)
  * libtracefs' dynamic-event API, destroyed again in capture_close().
  * Return: true if the pair is enabled; else @c->commit_source says why.
  */
-static bool probe_commit(struct capture *c)
+static bool probe_commit(struct nfswb_capture *c)
 {
 	static const char *const entry_formats[] = {
 		"xid_be=rqstp->rq_xid:x32 "
@@ -269,7 +248,7 @@ static bool probe_commit(struct capture *c)
 	return true;
 }
 
-static int enable_fsync(struct capture *c, int pid)
+static int enable_fsync(struct nfswb_capture *c, int pid)
 {
 	static const char *const names[] = {
 		"sys_enter_fsync", "sys_exit_fsync",
@@ -291,16 +270,18 @@ static int enable_fsync(struct capture *c, int pid)
 	return 0;
 }
 
-int capture_open(struct capture *c, int server_pid, char *const *extra,
-		 size_t nextra)
+int nfswb_capture_open(struct nfswb_capture *c, const char *prefix,
+		       unsigned int flags, int server_pid, char *const *extra,
+		       size_t nextra)
 {
-	static const char *const nfs_events[][2] = {
-		{ "sunrpc", "svc_stats_latency" },
-		{ "nfsd", "nfsd_write_start" },
-		{ "nfsd", "nfsd_write_done" },
-		{ "nfsd", "nfsd_commit_start" },
-		{ "nfsd", "nfsd_commit_done" },
-		{ "writeback", "wb_bg_time_kick" },
+	/* The second column: wanted with NFSWB_CAPTURE_COMMITS_ONLY too. */
+	static const struct { const char *sys, *ev; bool commit; } events[] = {
+		{ "sunrpc", "svc_stats_latency", false },
+		{ "nfsd", "nfsd_write_start", false },
+		{ "nfsd", "nfsd_write_done", false },
+		{ "nfsd", "nfsd_commit_start", true },
+		{ "nfsd", "nfsd_commit_done", true },
+		{ "writeback", "wb_bg_time_kick", false },
 	};
 	const char *dir;
 
@@ -313,9 +294,9 @@ int capture_open(struct capture *c, int server_pid, char *const *extra,
 			 "(mount -t tracefs nodev /sys/kernel/tracing)");
 		return -1;
 	}
-	remove_stale(dir);
+	remove_stale(dir, prefix);
 	remove_stale_probes();
-	snprintf(c->name, sizeof(c->name), INSTANCE_PREFIX "%d", (int)getpid());
+	snprintf(c->name, sizeof(c->name), "%s%d", prefix, (int)getpid());
 	c->inst = tracefs_instance_create(c->name);
 	if (!c->inst) {
 		snprintf(c->why, sizeof(c->why),
@@ -327,9 +308,9 @@ int capture_open(struct capture *c, int server_pid, char *const *extra,
 	if (tracefs_instance_file_write(c->inst, "trace_clock", "mono") < 0)
 		c->clock_local = true;
 
-	for (size_t i = 0; i < sizeof(nfs_events) / sizeof(nfs_events[0]);
-	     i++)
-		enable(c, nfs_events[i][0], nfs_events[i][1]);
+	for (size_t i = 0; i < sizeof(events) / sizeof(events[0]); i++)
+		if (events[i].commit || !(flags & NFSWB_CAPTURE_COMMITS_ONLY))
+			enable(c, events[i].sys, events[i].ev);
 	/*
 	 * What times COMMIT: the nfsd_commit tracepoints, else a kprobe on
 	 * nfsd_commit (svc_stats_latency names NFSv3's COMMIT only), or a
@@ -370,8 +351,8 @@ int capture_open(struct capture *c, int server_pid, char *const *extra,
 	if (!c->nevents) {
 		snprintf(c->why, sizeof(c->why),
 			 "this kernel has none of the events: no nfsd or "
-			 "sunrpc tracepoints, no --pid of a userspace server "
-			 "was given, COMMIT source %s", c->commit_source);
+			 "sunrpc tracepoints and no userspace server's pid "
+			 "given; COMMIT source %s", c->commit_source);
 		goto fail;
 	}
 	c->fd = tracefs_instance_file_open(c->inst, "trace_pipe",
@@ -387,11 +368,12 @@ int capture_open(struct capture *c, int server_pid, char *const *extra,
 	}
 	return 0;
 fail:
-	capture_close(c);
+	nfswb_capture_close(c);
 	return -1;
 }
 
-ssize_t capture_read(struct capture *c, char *buf, size_t len, int timeout_ms)
+ssize_t nfswb_capture_read(struct nfswb_capture *c, char *buf, size_t len,
+			   int timeout_ms)
 {
 	struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
 	ssize_t n;
@@ -408,7 +390,7 @@ ssize_t capture_read(struct capture *c, char *buf, size_t len, int timeout_ms)
 	return n;
 }
 
-void capture_close(struct capture *c)
+void nfswb_capture_close(struct nfswb_capture *c)
 {
 	if (c->fd >= 0)
 		close(c->fd);

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * capture.h - a tracefs instance of our own with the events that time an
+ * NFS server's COMMITs (and, for nfswb-report, its WRITEs), read as ftrace
+ * text from the instance's trace_pipe.  nfswb-report record/live and
+ * nfswbd's COMMIT latency histogram use it.
+ */
+#ifndef NFSWB_CAPTURE_H
+#define NFSWB_CAPTURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#define NFSWB_CAPTURE_MAX_EVENTS	16
+
+struct tracefs_instance;
+struct tracefs_dynevent;
+
+/* Only what times COMMIT: no svc_stats_latency, WRITE or kick events. */
+#define NFSWB_CAPTURE_COMMITS_ONLY	0x1
+
+struct nfswb_capture {
+	struct tracefs_instance *inst;
+	/* nfswb_commit_entry/_exit on nfsd_commit, system nfswb_PID */
+	struct tracefs_dynevent *probes[2];
+	char probe_system[32];
+	char commit_source[160];	/* what times COMMITs, for headers */
+	int fd;				/* the instance's trace_pipe */
+	char name[64];
+	bool clock_local;		/* "mono" clock refused */
+	size_t nevents;
+	char events[NFSWB_CAPTURE_MAX_EVENTS][64];	/* "system:event" */
+	char why[512];			/* on failure */
+};
+
+/**
+ * nfswb_capture_open() - create our instance and enable the events this
+ *	kernel has
+ * @c: out
+ * @prefix: instance name prefix ("nfswb-report-", "nfswbd-"); the pid
+ *	follows, and instances of the prefix whose pid is gone are removed
+ * @flags: NFSWB_CAPTURE_COMMITS_ONLY or 0
+ * @server_pid: a userspace NFS server (Ganesha) whose fsync/fdatasync
+ *	calls time its COMMITs, or 0; the instance then records only that
+ *	process and the threads it starts
+ * @extra: more events to enable, "SYSTEM:EVENT" each
+ * @nextra: how many
+ *
+ * COMMIT is timed by nfsd:nfsd_commit_start/done where the kernel has
+ * them, else by a kprobe/kretprobe pair on nfsd_commit (libtracefs'
+ * dynamic events, removed by nfswb_capture_close()), or by @server_pid's
+ * fsync calls; @c->commit_source says which, or what is missing.
+ *
+ * Return: 0, or -1 with the reason in @c->why (nothing left behind).
+ */
+int nfswb_capture_open(struct nfswb_capture *c, const char *prefix,
+		       unsigned int flags, int server_pid, char *const *extra,
+		       size_t nextra);
+
+/**
+ * nfswb_capture_read() - text from the instance's trace_pipe
+ * @c: open capture
+ * @buf: out
+ * @len: size of @buf
+ * @timeout_ms: how long to wait for data (0: do not wait)
+ *
+ * Return: bytes read (whole lines), 0 on timeout or signal, or a
+ * negative errno.
+ */
+ssize_t nfswb_capture_read(struct nfswb_capture *c, char *buf, size_t len,
+			   int timeout_ms);
+
+/* nfswb_capture_close() - remove the instance and probes; safe twice */
+void nfswb_capture_close(struct nfswb_capture *c);
+
+#endif
