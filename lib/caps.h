@@ -27,6 +27,13 @@
 
 /* CAP_SYS_ADMIN (21) | CAP_DAC_READ_SEARCH (2), as linux/capability.h. */
 #define NFSWB_CAPS_DAEMON	(NFSWB_CAP_BIT(21) | NFSWB_CAP_BIT(2))
+/*
+ * CAP_SYS_PTRACE (19), only with [nfswbd] commit-latency-pid-file: the
+ * kernel lets a process read another's /proc/PID/fd links only if its
+ * permitted set covers the other's, and a userspace server as root keeps
+ * all of them; the link names the file a COMMIT synced, hence its export.
+ */
+#define NFSWB_CAP_SERVER_FDS	NFSWB_CAP_BIT(19)
 
 /**
  * nfswb_caps_drop - keep only the capabilities in @keep.

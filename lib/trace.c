@@ -32,6 +32,8 @@ struct nfswb_trace_pending {
 	enum nfswb_trace_kind kind;	/* the start kind */
 	uint32_t xid, fh_hash;
 	int pid;
+	bool has_fd;
+	int fd;
 	double ts;
 	uint64_t len;
 	bool has_file;			/* kprobe: dev/ino */
@@ -283,6 +285,15 @@ static int parse_raw_syscall(const char *fields, bool enter,
 	if (nr != NR_FSYNC && nr != NR_FDATASYNC)
 		return 0;
 	ev->kind = enter ? NFSWB_TEV_FSYNC_ENTER : NFSWB_TEV_FSYNC_EXIT;
+	/* The arguments are in hex: "NR 74 (7, 0, ...)". */
+	if (enter) {
+		unsigned long fd;
+
+		if (sscanf(fields, "NR %*d (%lx", &fd) == 1 && fd <= INT32_MAX) {
+			ev->fd = (int)fd;
+			ev->has_fd = true;
+		}
+	}
 	return 1;
 }
 
@@ -392,10 +403,28 @@ static int parse_event(char *p, struct nfswb_trace_event *ev,
 		return -1;
 	}
 
-	/* Syscall events print "sys_fsync(fd: 5)" and "sys_fsync -> 0x0". */
-	if (*nend == '(')
-		return is_fsync_name(name, n) ?
-			(ev->kind = NFSWB_TEV_FSYNC_ENTER, 1) : 0;
+	/*
+	 * Syscall events print "sys_fsync(fd: 0x00000005)" (older kernels
+	 * "fd: 5") and "sys_fsync -> 0x0".
+	 */
+	if (*nend == '(') {
+		unsigned long fd;
+		char *e;
+
+		if (!is_fsync_name(name, n))
+			return 0;
+		ev->kind = NFSWB_TEV_FSYNC_ENTER;
+		if (!strncmp(nend, "(fd: ", 5)) {
+			errno = 0;
+			fd = strtoul(nend + 5, &e, 0);
+			if (!errno && e > nend + 5 && *e == ')' &&
+			    fd <= INT32_MAX) {
+				ev->fd = (int)fd;
+				ev->has_fd = true;
+			}
+		}
+		return 1;
+	}
 	if (*nend == ' ' && !strncmp(nend, " -> ", 4))
 		return is_fsync_name(name, n) ?
 			(ev->kind = NFSWB_TEV_FSYNC_EXIT, 1) : 0;
@@ -565,6 +594,8 @@ static int pending_add(struct nfswb_trace *t, const struct nfswb_trace_event *ev
 	pe->pid = ev->pid;
 	pe->ts = ev->ts;
 	pe->len = ev->len;
+	pe->has_fd = ev->has_fd;
+	pe->fd = ev->fd;
 	pe->has_file = ev->has_file;
 	pe->dev_major = ev->dev_major;
 	pe->dev_minor = ev->dev_minor;
@@ -619,6 +650,9 @@ static int add_pair(struct nfswb_trace *t, struct nfswb_trace_ops *ops,
 	op.us = (uint64_t)llround(d * 1e6);
 	op.bytes = pe.len;
 	op.client = -1;
+	op.pid = ev->pid;
+	op.has_fd = pe.has_fd;
+	op.fd = pe.fd;
 	if (start == NFSWB_TEV_KCOMMIT_ENTRY) {
 		/* The exit knows nothing; what the entry read is the op's. */
 		op.xid = pe.xid;
@@ -870,6 +904,35 @@ const struct nfswb_trace_ops *nfswb_trace_commits(const struct nfswb_trace *t,
 		return best;
 	*src = t->fsync.count ? NFSWB_SRC_FSYNC : NFSWB_SRC_NONE;
 	return &t->fsync;
+}
+
+size_t nfswb_trace_drain(struct nfswb_trace *t,
+			 void (*fn)(const struct nfswb_trace_op *op,
+				    enum nfswb_commit_source src, void *arg),
+			 void *arg)
+{
+	const struct {
+		struct nfswb_trace_ops *ops;
+		enum nfswb_commit_source src;
+	} commits[] = {
+		{ &t->rpc_commit, NFSWB_SRC_RPC },
+		{ &t->nfsd_commit, NFSWB_SRC_NFSD },
+		{ &t->kprobe_commit, NFSWB_SRC_KPROBE },
+		{ &t->fsync, NFSWB_SRC_FSYNC },
+	};
+	size_t n = 0;
+
+	for (size_t k = 0; k < sizeof(commits) / sizeof(commits[0]); k++) {
+		for (size_t i = 0; i < commits[k].ops->count; i++)
+			fn(&commits[k].ops->v[i], commits[k].src, arg);
+		n += commits[k].ops->count;
+		commits[k].ops->count = 0;
+	}
+	t->rpc_write.count = 0;
+	t->nfsd_write.count = 0;
+	t->nkicks = 0;
+	t->nsamples = 0;
+	return n;
 }
 
 const struct nfswb_trace_ops *nfswb_trace_writes(const struct nfswb_trace *t,

@@ -76,6 +76,9 @@ struct nfswb_trace_event {
 	uint64_t dirty, writeback, bandwidth;
 	/* lost events */
 	uint64_t lost;
+	/* fsync: the descriptor synced */
+	bool has_fd;
+	int fd;
 	/* kprobe: the file; export line: dev and path */
 	bool has_xid, has_file;
 	uint32_t dev_major, dev_minor;
@@ -118,6 +121,9 @@ struct nfswb_trace_op {
 	uint32_t dev_major, dev_minor;
 	uint64_t ino;
 	int client;		/* index in clients[], -1 if unknown */
+	int pid;		/* the thread that completed it */
+	bool has_fd;		/* fsync: the descriptor synced */
+	int fd;
 };
 
 struct nfswb_trace_ops {
@@ -236,6 +242,21 @@ void nfswb_trace_finish(struct nfswb_trace *t);
  */
 const struct nfswb_trace_ops *nfswb_trace_commits(const struct nfswb_trace *t,
 					       enum nfswb_commit_source *src);
+
+/**
+ * nfswb_trace_drain() - hand every COMMIT completed so far to @fn and
+ *	forget every completed operation, for a reader that runs for as long
+ *	as the server does (nfswbd) and must not keep them
+ * @t: trace being fed
+ * @fn: called once per COMMIT, with its source
+ * @arg: for @fn
+ *
+ * Return: the COMMITs handed over.
+ */
+size_t nfswb_trace_drain(struct nfswb_trace *t,
+			 void (*fn)(const struct nfswb_trace_op *op,
+				    enum nfswb_commit_source src, void *arg),
+			 void *arg);
 
 /**
  * nfswb_trace_writes() - the WRITE operations to report latency on

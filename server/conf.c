@@ -26,7 +26,8 @@
 static const char *const daemon_keys[] = {
 	"exports-file", "exports-dir", "state-dir", "interval",
 	"status-interval", "max-files", "io-uring", "verbosity", "verbose",
-	"metrics-file", "metrics-listen", NULL
+	"metrics-file", "metrics-listen", "commit-latency",
+	"commit-latency-pid-file", NULL
 };
 
 static const char *conf_get(const struct nfswb_nfsconf *nc, const char *tag)
@@ -123,6 +124,20 @@ static void conf_metrics(const struct nfswbd_cmdline *cl,
 			       why);
 	else if (listen && !(s->metrics_listen = strdup(listen)))
 		nfswb_diag_add(diag, "nfswbd", 0, "out of memory");
+
+	/* The histogram goes to the metrics: off without an output. */
+	s->commit_latency = nc && nfswb_nfsconf_get_bool(nc, SECTION,
+							 "commit-latency",
+							 false);
+	file = conf_get(nc, "commit-latency-pid-file");
+	if (file && file[0] != '/')
+		nfswb_diag_add(diag, conf_file, 0, "commit-latency-pid-file "
+			       "%s: an absolute path is expected", file);
+	else if (file && !(s->commit_pid_file = strdup(file)))
+		nfswb_diag_add(diag, "nfswbd", 0, "out of memory");
+	if (s->commit_latency && !s->metrics_file && !s->metrics_listen)
+		nfswb_diag_add(diag, conf_file, 0, "commit-latency needs "
+			       "metrics-file or metrics-listen to publish to");
 }
 
 /**
@@ -271,5 +286,6 @@ void nfswbd_settings_free(struct nfswbd_settings *s)
 	free(s->sysroot);
 	free(s->metrics_file);
 	free(s->metrics_listen);
+	free(s->commit_pid_file);
 	memset(s, 0, sizeof(*s));
 }

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "commits.h"
 #include "log.h"
 #include "metrics.h"
 #include "nfswbd.h"
@@ -34,6 +35,7 @@ struct loop {
 	int sfd, tfd;
 	uint64_t last_status_ms;
 	struct nfswbd_metrics *metrics;		/* HTTP listener, or NULL */
+	struct nfswbd_commits *commits;		/* COMMIT histogram, or NULL */
 	struct nfswbd_run_info run;
 	bool stop;
 };
@@ -93,6 +95,11 @@ static void reload(struct loop *l)
 	    (ns.metrics_listen && strcmp(ns.metrics_listen,
 					 l->s->metrics_listen)))
 		xlog(L_WARNING, "metrics-listen changes take effect at restart");
+	if (ns.commit_latency != l->s->commit_latency ||
+	    !ns.commit_pid_file != !l->s->commit_pid_file ||
+	    (ns.commit_pid_file && strcmp(ns.commit_pid_file,
+					  l->s->commit_pid_file)))
+		xlog(L_WARNING, "commit-latency changes take effect at restart");
 	tmp = ns.state_dir;
 	ns.state_dir = l->s->state_dir;
 	l->s->state_dir = tmp;
@@ -107,6 +114,7 @@ static void reload(struct loop *l)
 	if (arm_timer(l->tfd, l->t->interval_ms) < 0)
 		xlog(L_ERROR, "timerfd_settime: %m");
 	nfswbd_table_log_modes(l->t);
+	nfswbd_commits_exports(l->commits, l->t);
 	xlog(L_NOTICE, "configuration reloaded: %zu export(s) on %zu device(s)",
 	     l->t->cfg.count, l->t->ndevs);
 	sd_notifyf(0, "READY=1\nSTATUS=%zu export(s) on %zu device(s)%s, reloaded",
@@ -142,19 +150,24 @@ static void on_timer(struct loop *l)
 	if (read(l->tfd, &expirations, sizeof(expirations)) < 0)
 		return;
 	now = nfswb_now_ms();
+	/* trace_pipe may wake poll() only past a watermark: drain anyway. */
+	if (l->commits)
+		nfswbd_commits_read(l->commits);
 	nfswbd_tick(l->s, l->t, now);
 	if (l->s->once) {
 		if (l->s->dry_run)
 			nfswbd_print_decisions(l->t, stdout);
 		nfswbd_status_write(l->s, l->t, now);
-		nfswbd_metrics_publish(l->metrics, l->s, l->t, &l->run);
+		nfswbd_metrics_publish(l->metrics, l->s, l->t, &l->run,
+				       l->commits);
 		l->stop = true;
 		return;
 	}
 	if (!l->last_status_ms ||
 	    now - l->last_status_ms >= l->s->status_ms) {
 		nfswbd_status_write(l->s, l->t, now);
-		nfswbd_metrics_publish(l->metrics, l->s, l->t, &l->run);
+		nfswbd_metrics_publish(l->metrics, l->s, l->t, &l->run,
+				       l->commits);
 		l->last_status_ms = now;
 	}
 }
@@ -213,9 +226,11 @@ int nfswbd_run(struct nfswbd_settings *s, const struct nfswbd_cmdline *cl,
 	if (s->metrics_listen && nfswbd_metrics_start(s->metrics_listen,
 						      &l.metrics) < 0)
 		xlog(L_ERROR, "serving without the metrics listener");
+	if (s->commit_latency && nfswbd_commits_start(s, t, &l.commits) < 0)
+		xlog(L_ERROR, "serving without the COMMIT latency histogram");
 	nfswbd_prime(t, nfswb_now_ms());
 	while (!l.stop) {
-		size_t n = 2, cap = 2;
+		size_t n = 3, cap = 3;
 		int rc;
 
 		for (size_t i = 0; i < t->ndevs; i++)
@@ -228,6 +243,9 @@ int nfswbd_run(struct nfswbd_settings *s, const struct nfswbd_cmdline *cl,
 		}
 		pfds[0] = (struct pollfd){ .fd = l.sfd, .events = POLLIN };
 		pfds[1] = (struct pollfd){ .fd = l.tfd, .events = POLLIN };
+		/* -1 without a histogram: poll() skips it. */
+		pfds[2] = (struct pollfd){ .fd = nfswbd_commits_fd(l.commits),
+					   .events = POLLIN };
 		for (size_t i = 0; i < t->ndevs; i++) {
 			struct nfswbd_dev *d = &t->devs[i];
 
@@ -252,9 +270,11 @@ int nfswbd_run(struct nfswbd_settings *s, const struct nfswbd_cmdline *cl,
 			goto out;
 		}
 		/* Mechanism input first: it is what the decisions count. */
-		for (size_t i = 2; i < n; i++)
+		for (size_t i = 3; i < n; i++)
 			if (pfds[i].revents)
 				nfswbd_mech_readable(t, pfds[i].fd);
+		if (pfds[2].revents)
+			nfswbd_commits_read(l.commits);
 		if (pfds[0].revents)
 			on_signal(&l);
 		if (!l.stop && pfds[1].revents)
@@ -263,6 +283,7 @@ int nfswbd_run(struct nfswbd_settings *s, const struct nfswbd_cmdline *cl,
 	ret = 0;
 out:
 	nfswbd_status_set_run(NULL);
+	nfswbd_commits_stop(l.commits);
 	nfswbd_metrics_stop(l.metrics);
 	/* Figures of a daemon that is gone would read as live ones. */
 	if (s->metrics_file && !s->once)

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "commits.h"
 #include "log.h"
 #include "metrics.h"
 #include "nfswbd.h"
@@ -153,7 +154,7 @@ static uint64_t dev_value(const struct nfswbd_dev *d, enum dev_value v)
 
 static void render(FILE *f, const struct nfswbd_settings *s,
 		   const struct nfswbd_table *t, const struct nfswbd_run_info *ri,
-		   bool om)
+		   const struct nfswbd_commits *cm, bool om)
 {
 	static const struct family start = { "nfswb_start_time_seconds",
 		"gauge", "When nfswbd started, seconds since the epoch", NULL };
@@ -187,6 +188,8 @@ static void render(FILE *f, const struct nfswbd_settings *s,
 	fprintf(f, "%s %" PRIu64 "\n", start.name, ri->start_time_s);
 	family_begin(f, &reloads, om);
 	fprintf(f, "%s_total %" PRIu64 "\n", reloads.name, ri->reloads);
+	if (s->commit_latency)
+		nfswbd_commits_render(cm, f, om, label);
 	if (om)
 		fputs("# EOF\n", f);
 }
@@ -194,7 +197,8 @@ static void render(FILE *f, const struct nfswbd_settings *s,
 /* Both formats into fresh buffers; -1 on no memory. */
 static int render_both(const struct nfswbd_settings *s,
 		       const struct nfswbd_table *t,
-		       const struct nfswbd_run_info *ri, char **text,
+		       const struct nfswbd_run_info *ri,
+		       const struct nfswbd_commits *cm, char **text,
 		       size_t *text_len, char **om, size_t *om_len)
 {
 	FILE *f;
@@ -203,13 +207,13 @@ static int render_both(const struct nfswbd_settings *s,
 	f = open_memstream(text, text_len);
 	if (!f)
 		return -1;
-	render(f, s, t, ri, false);
+	render(f, s, t, ri, cm, false);
 	if (fclose(f))
 		goto fail;
 	f = open_memstream(om, om_len);
 	if (!f)
 		goto fail;
-	render(f, s, t, ri, true);
+	render(f, s, t, ri, cm, true);
 	if (fclose(f))
 		goto fail;
 	return 0;
@@ -269,14 +273,15 @@ static int write_file(const char *path, const char *buf, size_t len)
 void nfswbd_metrics_publish(struct nfswbd_metrics *m,
 			    const struct nfswbd_settings *s,
 			    const struct nfswbd_table *t,
-			    const struct nfswbd_run_info *ri)
+			    const struct nfswbd_run_info *ri,
+			    const struct nfswbd_commits *cm)
 {
 	char *text, *om;
 	size_t text_len, om_len;
 
 	if (!s->metrics_file && !m)
 		return;
-	if (render_both(s, t, ri, &text, &text_len, &om, &om_len) < 0) {
+	if (render_both(s, t, ri, cm, &text, &text_len, &om, &om_len) < 0) {
 		xlog(L_ERROR, "metrics: out of memory");
 		return;
 	}

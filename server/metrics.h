@@ -12,6 +12,7 @@
 struct nfswbd_settings;
 struct nfswbd_table;
 struct nfswbd_metrics;
+struct nfswbd_commits;
 
 struct nfswbd_run_info;		/* nfswbd.h */
 
@@ -47,11 +48,13 @@ int nfswbd_metrics_start(const char *listen_addr, struct nfswbd_metrics **out);
  * @s: settings
  * @t: table
  * @ri: run information
+ * @cm: the COMMIT histogram, or NULL when commit-latency is off
  */
 void nfswbd_metrics_publish(struct nfswbd_metrics *m,
 			    const struct nfswbd_settings *s,
 			    const struct nfswbd_table *t,
-			    const struct nfswbd_run_info *ri);
+			    const struct nfswbd_run_info *ri,
+			    const struct nfswbd_commits *cm);
 
 /* nfswbd_metrics_stop() - end the listener's thread, close, free; NULL ok */
 void nfswbd_metrics_stop(struct nfswbd_metrics *m);

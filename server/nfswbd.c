@@ -415,7 +415,9 @@ int main(int argc, char **argv)
 	nfswbd_status_set_dir(statefd);
 
 	/* Before any thread exists: capabilities are per thread. */
-	if (nfswb_caps_drop(NFSWB_CAPS_DAEMON, why, sizeof(why)) < 0) {
+	if (nfswb_caps_drop(NFSWB_CAPS_DAEMON | (s.commit_pid_file ?
+						 NFSWB_CAP_SERVER_FDS : 0),
+			    why, sizeof(why)) < 0) {
 		fprintf(stderr, "nfswbd: cannot drop capabilities: %s\n", why);
 		goto out_pid;
 	}

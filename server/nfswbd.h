@@ -51,6 +51,8 @@ struct nfswbd_settings {
 	char *sysroot;			/* "" on a live system */
 	char *metrics_file;		/* Prometheus textfile, NULL: none */
 	char *metrics_listen;		/* "ADDR:PORT", NULL: no listener */
+	bool commit_latency;		/* COMMIT histogram in the metrics */
+	char *commit_pid_file;		/* userspace server's pid file */
 	uint64_t interval_ms;
 	uint64_t status_ms;		/* status.json period */
 	unsigned int max_files;		/* files mode LRU size per device */

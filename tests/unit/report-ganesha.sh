@@ -14,16 +14,6 @@ REPORT=${NFSWB_REPORT:-../tools/report/nfswb-report}
 g_isolate "$0" "$@"
 
 fail=0
-check() {	# check DESCRIPTION COMMAND...
-	local what=$1
-	shift
-	if "$@"; then
-		echo "ok: $what"
-	else
-		echo "FAIL: $what" >&2
-		fail=1
-	fi
-}
 
 REC_PID=
 cleanup() {

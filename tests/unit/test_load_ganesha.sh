@@ -18,16 +18,6 @@ fail=0
 TMPFS=
 TINY=
 
-check() {	# check DESCRIPTION COMMAND...
-	local what=$1
-	shift
-	if "$@"; then
-		echo "ok: $what"
-	else
-		echo "FAIL: $what" >&2
-		fail=1
-	fi
-}
 
 cleanup() {
 	g_stop
