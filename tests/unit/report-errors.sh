@@ -62,6 +62,16 @@ check "a 65537-byte line is refused (exit $rc)" test $rc = 1
 check "with its number: $(cat "$work/err")" \
 	grep -q "long-bad: line 6 is longer than 65536 bytes" "$work/err"
 
+# The lab's JSON-lines samples are read the same way.
+timeout 20 "$report" plot -S /dev/zero -o "$work/z.svg" "$trace" >/dev/null 2>"$work/err"
+rc=$?
+check "plot -S /dev/zero exits 1 (got $rc)" test $rc = 1
+check "and names the line: $(head -c 300 "$work/err")" \
+	grep -q "/dev/zero: line 1 is longer than 65536 bytes" "$work/err"
+"$report" plot -S "$work" -o "$work/z.svg" "$trace" >/dev/null 2>"$work/err"
+check "plot -S DIR names a directory: $(cat "$work/err")" \
+	grep -q "$work: Is a directory" "$work/err"
+
 # 2. A directory.
 "$report" summary "$work" >"$work/out" 2>"$work/err"
 rc=$?

@@ -238,9 +238,11 @@ static int compute(struct report_figures *f)
 	return 0;
 }
 
-/* Feed every line of @path to the trace, in bounded memory (lines.h). */
-static int read_trace(struct report_figures *f, const char *cmd,
-		      const char *path)
+int report_read_lines(const char *cmd, const char *path,
+		      int (*line_fn)(void *ctx, const char *path,
+				     unsigned int lineno, const char *line,
+				     size_t len),
+		      void *ctx)
 {
 	struct nfswb_lines l;
 	const char *line;
@@ -253,10 +255,9 @@ static int read_trace(struct report_figures *f, const char *cmd,
 		return -1;
 	}
 	while ((n = nfswb_lines_next(&l, &line)) > 0) {
-		r = nfswb_trace_feed(&f->trace, path,
-				     l.lineno < UINT32_MAX ?
-				     (unsigned int)l.lineno : UINT32_MAX,
-				     line, (size_t)n);
+		r = line_fn(ctx, path, l.lineno < UINT32_MAX ?
+			    (unsigned int)l.lineno : UINT32_MAX,
+			    line, (size_t)n);
 		if (r)
 			break;
 	}
@@ -270,6 +271,12 @@ static int read_trace(struct report_figures *f, const char *cmd,
 	return n < 0 || r ? -1 : 0;
 }
 
+static int trace_line(void *ctx, const char *path, unsigned int lineno,
+		      const char *line, size_t len)
+{
+	return nfswb_trace_feed(ctx, path, lineno, line, len);
+}
+
 int report_load(struct report_figures *f, const char *cmd, char **files,
 		int nfiles, enum report_by by, const char *samples)
 {
@@ -277,15 +284,11 @@ int report_load(struct report_figures *f, const char *cmd, char **files,
 	nfswb_trace_init(&f->trace);
 	f->by = by;
 	for (int i = 0; i < nfiles; i++)
-		if (read_trace(f, cmd, files[i]))
+		if (report_read_lines(cmd, files[i], trace_line, &f->trace))
 			return -1;
 	if (samples) {
-		int r = samples_read_jsonl(&f->trace, samples, cmd);
-
-		if (r) {
-			report_err(cmd, "%s: %s", samples, strerror(-r));
+		if (samples_read_jsonl(&f->trace, samples, cmd))
 			return -1;
-		}
 	}
 	nfswb_trace_finish(&f->trace);
 	if (f->trace.nbad) {

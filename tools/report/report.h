@@ -111,6 +111,24 @@ int report_parse_by(const char *s, enum report_by *by, const char **why);
 const char *report_by_name(enum report_by by);
 
 /**
+ * report_read_lines() - every line of a file named on the command line,
+ * in bounded memory (lines.h)
+ * @cmd: subcommand, for messages
+ * @path: the file, "-" for stdin
+ * @line_fn: called for each line with its number; non-zero stops (a
+ *	negative errno)
+ * @ctx: for @line_fn
+ *
+ * Errors are reported on stderr with the file (and the line, for one
+ * longer than 64 KiB).  Return: 0, or -1.
+ */
+int report_read_lines(const char *cmd, const char *path,
+		      int (*line_fn)(void *ctx, const char *path,
+				     unsigned int lineno, const char *line,
+				     size_t len),
+		      void *ctx);
+
+/**
  * report_load() - read trace files and compute every figure
  * @f: out
  * @cmd: subcommand name for messages

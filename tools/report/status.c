@@ -194,35 +194,36 @@ static int jsonl_line(struct nfswb_trace *t, const char *line)
 	return 0;
 }
 
+struct jsonl_ctx {
+	struct nfswb_trace *t;
+	unsigned int bad;
+};
+
+static int jsonl_feed(void *ctx, const char *path, unsigned int lineno,
+		      const char *line, size_t len)
+{
+	struct jsonl_ctx *c = ctx;
+	int r;
+
+	(void)len;
+	if (line[strspn(line, " \t\r\n")] == '\0')
+		return 0;
+	r = jsonl_line(c->t, line);
+	if (r == -2)
+		return -ENOMEM;
+	if (r < 0 && c->bad++ < NFSWB_TRACE_KEEP_BAD)
+		fprintf(stderr, "%s:%u: not a sample line "
+			"({\"t\": SECONDS, ...})\n", path, lineno);
+	return 0;
+}
+
 int samples_read_jsonl(struct nfswb_trace *t, const char *path,
 		       const char *cmd)
 {
-	unsigned int lineno = 0, bad = 0;
-	char *line = NULL;
-	size_t cap = 0;
-	FILE *f = fopen(path, "r");
-	int ret = 0;
+	struct jsonl_ctx c = { .t = t };
+	int ret = report_read_lines(cmd, path, jsonl_feed, &c);
 
-	if (!f)
-		return -errno;
-	while (getline(&line, &cap, f) >= 0) {
-		int r;
-
-		lineno++;
-		if (line[strspn(line, " \t\r\n")] == '\0')
-			continue;
-		r = jsonl_line(t, line);
-		if (r == -2) {
-			ret = -ENOMEM;
-			break;
-		}
-		if (r < 0 && bad++ < NFSWB_TRACE_KEEP_BAD)
-			fprintf(stderr, "%s:%u: not a sample line "
-				"({\"t\": SECONDS, ...})\n", path, lineno);
-	}
-	if (bad)
-		report_err(cmd, "%u malformed sample line(s) skipped", bad);
-	free(line);
-	fclose(f);
+	if (c.bad)
+		report_err(cmd, "%u malformed sample line(s) skipped", c.bad);
 	return ret;
 }

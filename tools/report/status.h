@@ -48,7 +48,7 @@ struct nfswb_trace;
  * @cmd: subcommand, for messages
  *
  * Malformed lines are reported with their line numbers and skipped.
- * Return: 0, or a negative errno for an unreadable file.
+ * Return: 0, or -1 for an unreadable file (reported on stderr).
  */
 int samples_read_jsonl(struct nfswb_trace *t, const char *path,
 		       const char *cmd);
