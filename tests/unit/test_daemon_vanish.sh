@@ -10,8 +10,8 @@
 
 limit_daemon 64M 1000000 vanish
 st="$state/status.json"
-# The limit alone: no fanotify marks on the file system to unmount.
-echo "$WORK/mnt/exp  (mode=limit,commit_target=2s)" > "$conf"
+# files + limit: fanotify marks on the file system that goes away too.
+echo "$WORK/mnt/exp  (mode=files,commit_target=2s)" > "$conf"
 echo "$WORK/export1  (mode=off)" >> "$conf"
 has_dev() {
 	[ "$(json_get "$st" '.pid')" = "$pid" ] &&
