@@ -15,6 +15,8 @@ packages=(
 	nfs-ganesha nfs-ganesha-vfs rpcbind
 	# nfswbd's metrics: tests/unit/test_metrics_prometheus.sh
 	prometheus prometheus-node-exporter curl
+	# release checks: the Debian package, lintian, a fresh root to install it in
+	dpkg-dev debhelper fakeroot lintian mmdebstrap
 	# nfswb-report plot -o FILE.png
 	librsvg2-bin
 	# the lab: a 6.12 kernel with knfsd under qemu
