@@ -194,12 +194,18 @@ static int follow_process(struct nfswb_capture *c, int pid)
  */
 static bool probe_commit(struct nfswb_capture *c)
 {
+	/* Most to least: a kernel may lack BTF, or "." member access. */
 	static const char *const entry_formats[] = {
+		"xid_be=rqstp->rq_xid:x32 "
+		"dev=nf->nf_file->f_inode->i_sb->s_dev:u32 "
+		"ino=nf->nf_file->f_inode->i_ino:u64 "
+		"uid=nf->nf_file->f_inode->i_uid.val:u32",
 		"xid_be=rqstp->rq_xid:x32 "
 		"dev=nf->nf_file->f_inode->i_sb->s_dev:u32 "
 		"ino=nf->nf_file->f_inode->i_ino:u64",
 		NULL,
 	};
+	size_t nformats = sizeof(entry_formats) / sizeof(entry_formats[0]);
 	bool with_file = false;
 
 	if (!tracefs_file_exists(NULL, "kprobe_events")) {
@@ -210,7 +216,7 @@ static bool probe_commit(struct nfswb_capture *c)
 	}
 	snprintf(c->probe_system, sizeof(c->probe_system), PROBE_PREFIX "%d",
 		 (int)getpid());
-	for (size_t i = 0; i < 2 && !c->probes[0]; i++) {
+	for (size_t i = 0; i < nformats && !c->probes[0]; i++) {
 		struct tracefs_dynevent *ev;
 
 		ev = tracefs_kprobe_alloc(c->probe_system,
@@ -218,7 +224,7 @@ static bool probe_commit(struct nfswb_capture *c)
 					  entry_formats[i]);
 		if (ev && tracefs_dynevent_create(ev) == 0) {
 			c->probes[0] = ev;
-			with_file = i == 0;
+			with_file = i + 1 < nformats;
 		} else {
 			tracefs_dynevent_free(ev);
 		}
@@ -243,7 +249,7 @@ static bool probe_commit(struct nfswb_capture *c)
 	}
 	snprintf(c->commit_source, sizeof(c->commit_source),
 		 "kprobe:nfsd_commit (every NFS version%s)", with_file ?
-		 "; the file's device and inode" :
+		 "; the file's device, inode and owner" :
 		 "; no BTF, so no xid or file");
 	return true;
 }

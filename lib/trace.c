@@ -37,6 +37,8 @@ struct nfswb_trace_pending {
 	double ts;
 	uint64_t len;
 	bool has_file;			/* kprobe: dev/ino */
+	bool has_uid;
+	uint32_t uid;
 	uint32_t dev_major, dev_minor;
 	uint64_t ino;
 };
@@ -205,6 +207,14 @@ static int parse_kcommit(const char *fields, bool entry,
 		ev->dev_minor = (uint32_t)(dev & 0xfffff);
 		ev->ino = ino;
 		ev->has_file = true;
+	}
+	if (!field_u64(fields, "uid", 10, &v)) {
+		if (v > UINT32_MAX) {
+			*why = "nfswb_commit_entry with a bad uid=";
+			return -1;
+		}
+		ev->uid = (uint32_t)v;
+		ev->has_uid = true;
 	}
 	return 1;
 }
@@ -597,6 +607,8 @@ static int pending_add(struct nfswb_trace *t, const struct nfswb_trace_event *ev
 	pe->has_fd = ev->has_fd;
 	pe->fd = ev->fd;
 	pe->has_file = ev->has_file;
+	pe->has_uid = ev->has_uid;
+	pe->uid = ev->uid;
 	pe->dev_major = ev->dev_major;
 	pe->dev_minor = ev->dev_minor;
 	pe->ino = ev->ino;
@@ -657,6 +669,8 @@ static int add_pair(struct nfswb_trace *t, struct nfswb_trace_ops *ops,
 		/* The exit knows nothing; what the entry read is the op's. */
 		op.xid = pe.xid;
 		op.has_file = pe.has_file;
+		op.has_uid = pe.has_uid;
+		op.uid = pe.uid;
 		op.dev_major = pe.dev_major;
 		op.dev_minor = pe.dev_minor;
 		op.ino = pe.ino;

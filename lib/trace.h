@@ -12,7 +12,8 @@
  *	sys_enter/sys_exit NR 74/75 (x86-64): a userspace server's COMMIT
  *   nfswb_commit_entry/_exit: the kprobe/kretprobe pair nfswb-report
  *	record puts on nfsd_commit where the tracepoints are missing,
- *	"(nfsd_commit+0x0/0x..) [xid_be=0x..] [dev=N] [ino=N]" (dev is the
+ *	"(nfsd_commit+0x0/0x..) [xid_be=0x..] [dev=N] [ino=N] [uid=N]"
+ *	(the file's owner; dev is the
  *	kernel's s_dev, MAJOR << 20 | MINOR; xid_be the xid's bytes as a
  *	little-endian u32); every NFS version's COMMIT goes through it
  *
@@ -79,8 +80,9 @@ struct nfswb_trace_event {
 	/* fsync: the descriptor synced */
 	bool has_fd;
 	int fd;
-	/* kprobe: the file; export line: dev and path */
-	bool has_xid, has_file;
+	/* kprobe: the file and its owner; export line: dev and path */
+	bool has_xid, has_file, has_uid;
+	uint32_t uid;
 	uint32_t dev_major, dev_minor;
 	uint64_t ino;
 	char path[256];
@@ -118,6 +120,8 @@ struct nfswb_trace_op {
 	uint32_t fh_hash;
 	bool has_fh;		/* fh_hash known (nfsd events) */
 	bool has_file;		/* dev/ino known (kprobe) */
+	bool has_uid;		/* the file's owner known (kprobe) */
+	uint32_t uid;
 	uint32_t dev_major, dev_minor;
 	uint64_t ino;
 	int client;		/* index in clients[], -1 if unknown */

@@ -9,9 +9,10 @@
 # /proc/PID/stat) as a percentage of one core.  Aim: < 1 % at 20k
 # WRITE/s.  Not a test: it prints numbers.
 #
-# Usage: bench-metrics.sh [seconds [clients [iodepth [wsize]]]]
-# (defaults 20 4 16 4k); as root.  Build without --enable-sanitizers for
-# meaningful numbers.
+# Usage: bench-metrics.sh [seconds [clients [iodepth [wsize [dry]]]]]
+# (defaults 20 4 16 4k); "dry" runs nfswbd with --dry-run, which attaches
+# no mechanism, to tell the metrics' own cost from the files mode's.  As
+# root.  Build without --enable-sanitizers for meaningful numbers.
 set -u
 srcdir=${srcdir:-$(dirname "$0")/..}
 LOAD=${NFSWB_LOAD:-../tools/load/nfswb-load}
@@ -19,7 +20,8 @@ NFSWBD=${NFSWBD:-../server/nfswbd}
 . "$srcdir/unit/load_ganesha_lib.sh"
 g_isolate "$0" "$@"
 
-secs=${1:-20} clients=${2:-4} iodepth=${3:-16} wsize=${4:-4k}
+secs=${1:-20} clients=${2:-4} iodepth=${3:-16} wsize=${4:-4k} dry=${5:-}
+[ "$dry" = dry ] && dry=--dry-run
 PIDS=
 cleanup() {
 	local p
@@ -40,7 +42,7 @@ metrics-file = $G_DIR/nfswb.prom
 commit-latency = yes
 commit-latency-pid-file = $G_DIR/ganesha.pid
 EOF
-"$NFSWBD" -F -c "$G_DIR/nfswb.exports" --nfs-conf "$G_DIR/nfs.conf" \
+"$NFSWBD" -F $dry -c "$G_DIR/nfswb.exports" --nfs-conf "$G_DIR/nfs.conf" \
 	--state-dir "$G_DIR/state" --metrics-listen "127.0.0.1:$port" \
 	2>"$G_DIR/nfswbd.err" &
 nfswbd=$!

@@ -237,6 +237,7 @@ def kprobe_trace(rng, n):
     devs = {"/srv/v4 export": (254, 16), "/srv/v3": (8, 1),
             "dev 9:3": (9, 3)}
     per_export = {name: [] for name in devs}
+    per_owner = {}
     lat, v3 = [], []
     open_calls = {}
     pids = [71, 72, 73, 74]
@@ -244,7 +245,7 @@ def kprobe_trace(rng, n):
     while done < n:
         pid = rng.choice(pids)
         if pid in open_calls:
-            start, name, xid, is_v3 = open_calls.pop(pid)
+            start, name, xid, is_v3, uid = open_calls.pop(pid)
             now = t.tick(rng.randint(1, 50000))
             back = "nfsd3_proc_commit+0x4e/0x90" if is_v3 else \
                 "nfsd4_commit+0x6a/0xa0"
@@ -253,6 +254,7 @@ def kprobe_trace(rng, n):
             us = int((Decimal(now) - Decimal(start)) * 1000000)
             lat.append(us)
             per_export[name].append(us)
+            per_owner.setdefault(uid, []).append(us)
             proc = "COMMIT" if is_v3 else "COMPOUND"
             t.event("nfsd", pid, "svc_stats_latency",
                     "xid=0x%08x server=10.0.0.1:2049 client=10.0.0.%d:800"
@@ -267,11 +269,13 @@ def kprobe_trace(rng, n):
             major, minor = devs[name]
             t.xid += 1
             xid_be = int.from_bytes(t.xid.to_bytes(4, "big"), "little")
+            uid = rng.choice([0, 4242])
             t.event("nfsd", pid, "nfswb_commit_entry",
-                    "(nfsd_commit+0x0/0x1f0) xid_be=0x%x dev=%d ino=%d" %
-                    (xid_be, major << 20 | minor, rng.randint(12, 99)), now)
-            open_calls[pid] = (now, name, t.xid, rng.random() < 0.3)
-    return t, lat, per_export, v3
+                    "(nfsd_commit+0x0/0x1f0) xid_be=0x%x dev=%d ino=%d"
+                    " uid=%d" % (xid_be, major << 20 | minor,
+                                 rng.randint(12, 99), uid), now)
+            open_calls[pid] = (now, name, t.xid, rng.random() < 0.3, uid)
+    return t, lat, per_export, v3, per_owner
 
 
 def device_trace(rng):
@@ -410,7 +414,7 @@ def main():
     check(rc == 2 and "export" in err, f"--by nosuch: {rc} {err}")
 
     # 7b. The kprobe on nfsd_commit: every version's COMMIT, per export.
-    t, lat, per_export, v3 = kprobe_trace(rng, 400)
+    t, lat, per_export, v3, per_owner = kprobe_trace(rng, 400)
     kpath = f"{work}/kprobe.trace"
     t.write(kpath)
     rc, out, err = run(report, "summary", "--json", "--by", "export", kpath)
@@ -444,6 +448,21 @@ def main():
     check(named >= len(v3), f"clients named for {named} of {len(v3)} v3")
     rc, out, err = run(report, "summary", kpath)
     check("kprobe:nfsd_commit" in out, "text names the kprobe source")
+    # Per owner: uid 4242 has no name here, so libnfsidmap's fallback is
+    # the number; uid 0 is named (root@DOMAIN) or "0" without idmapd.conf.
+    rc, out, err = run(report, "summary", "--json", "--by", "owner", kpath)
+    check(rc == 0, f"--by owner exit {rc}: {err}")
+    got = json.loads(out)
+    groups = {g["name"]: g for g in got["groups"]}
+    check(len(groups) == 2 and "4242" in groups, f"owners {sorted(groups)}")
+    if "4242" in groups:
+        compare_lat("commit[4242]", groups["4242"]["commit_latency_us"],
+                    expected(per_owner[4242]))
+        root = [n for n in groups if n != "4242"]
+        if root:
+            compare_lat(f"commit[{root[0]}]",
+                        groups[root[0]]["commit_latency_us"],
+                        expected(per_owner[0]))
 
     # 8. An empty trace: zero counts, null figures, no crash.
     open(f"{work}/empty.trace", "w").close()

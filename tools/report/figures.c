@@ -28,8 +28,11 @@ int report_parse_by(const char *s, enum report_by *by, const char **why)
 		 * hash of the whole handle), named by record's export lines.
 		 */
 		*by = REPORT_BY_EXPORT;
+	} else if (!strcmp(s, "owner")) {
+		/* The file's owner, again only from the kprobe. */
+		*by = REPORT_BY_OWNER;
 	} else {
-		*why = "expected client, export, file or none";
+		*why = "expected client, export, file, owner or none";
 		return -1;
 	}
 	return 0;
@@ -44,6 +47,8 @@ const char *report_by_name(enum report_by by)
 		return "export";
 	case REPORT_BY_FILE:
 		return "file";
+	case REPORT_BY_OWNER:
+		return "owner";
 	case REPORT_BY_NONE:
 		break;
 	}
@@ -78,6 +83,8 @@ static uint64_t group_key(const struct report_figures *f,
 		return op->has_file ? (UINT64_C(2) << 32) |
 				      ((uint64_t)op->dev_major << 20) |
 				      op->dev_minor : 0;
+	if (f->by == REPORT_BY_OWNER)
+		return op->has_uid ? (UINT64_C(3) << 32) | op->uid : 0;
 	return op->has_fh ? (UINT64_C(1) << 32) | op->fh_hash : 0;
 }
 
@@ -147,6 +154,8 @@ static struct report_group *new_group(struct report_figures *f,
 		snprintf(name, sizeof(name), "fh_hash=0x%08x", op->fh_hash);
 	else if (f->by == REPORT_BY_EXPORT && op->has_file)
 		export_name(f, op, name, sizeof(name));
+	else if (f->by == REPORT_BY_OWNER && op->has_uid)
+		report_owner_name(op->uid, name, sizeof(name));
 	else
 		snprintf(name, sizeof(name), "unknown");
 	g = &f->groups[f->ngroups];

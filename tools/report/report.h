@@ -69,6 +69,7 @@ enum report_by {
 	REPORT_BY_CLIENT,
 	REPORT_BY_FILE,		/* nfsd's fh_hash: one file handle */
 	REPORT_BY_EXPORT,	/* the COMMIT's device (kprobe's dev) */
+	REPORT_BY_OWNER,	/* the COMMIT's file owner (kprobe's uid) */
 };
 
 /* The figures of one group of operations (or of all of them). */

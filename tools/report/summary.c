@@ -182,8 +182,8 @@ static void print_csv(const struct report_figures *f)
 
 static const struct report_opt summary_opts_table[] = {
 	{ 'b', "by", "KEY", "also per client (svc_stats_latency client=), "
-	  "per export (the\ndevice of the kprobe's file) or per file "
-	  "(nfsd fh_hash)" },
+	  "per export (the\ndevice of the kprobe's file), per owner (its "
+	  "uid, as an NFSv4 name)\nor per file (nfsd fh_hash)" },
 	{ 'j', "json", NULL, "one JSON object (commit_latency_us, "
 	  "write_latency_us, ...)" },
 	{ 'c', "csv", NULL, "one CSV row per group and operation" },
@@ -261,7 +261,8 @@ static int summary_run(int argc, char **argv)
 
 const struct report_cmd report_summary_cmd = {
 	.name = "summary",
-	.args = "[--by client|export|file|none] [--json|--csv] [--no-hist] "
+	.args = "[--by client|export|owner|file|none] [--json|--csv] "
+		"[--no-hist] "
 		"[-m] FILE...",
 	.oneline = "latency figures and WRITE rate of traces",
 	.about = "COMMIT and WRITE latency (count, min, mean, stdev, fio's "
