@@ -23,6 +23,40 @@ static void json_indent(struct nfswb_json *j)
 		fputs("  ", j->out);
 }
 
+/*
+ * Length of the well-formed UTF-8 sequence at @p (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), or 0.
+ */
+static unsigned int utf8_len(const unsigned char *p)
+{
+	unsigned int n, i;
+	uint32_t cp;
+
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2, cp = p[0] & 0x1f;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		n = 3, cp = p[0] & 0x0f;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		n = 4, cp = p[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return n;
+}
+
+/*
+ * JSON text is UTF-8; a path need not be: a byte that does not start a
+ * well-formed sequence becomes U+FFFD, so the document stays valid.
+ */
 static void json_string(FILE *out, const char *s)
 {
 	fputc('"', out);
@@ -44,10 +78,20 @@ static void json_string(FILE *out, const char *s)
 			fputs("\\r", out);
 			break;
 		default:
-			if (*p < 0x20)
+			if (*p < 0x20) {
 				fprintf(out, "\\u%04x", *p);
-			else
+			} else if (*p < 0x80) {
 				fputc(*p, out);
+			} else {
+				unsigned int n = utf8_len(p);
+
+				if (!n) {
+					fputs("\\ufffd", out);
+				} else {
+					fwrite(p, 1, n, out);
+					p += n - 1;
+				}
+			}
 		}
 	}
 	fputc('"', out);
