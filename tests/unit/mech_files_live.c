@@ -33,6 +33,7 @@
 #include "log.h"
 #include "loopfs.h"
 #include "mech.h"
+#include "step.h"
 #include "test.h"
 
 static uint64_t count_files(const struct nfswb_mech_dev *d, const char *name)
@@ -134,13 +135,17 @@ struct drive {
 	struct nfswb_mech_dev d;
 	struct nfswb_device_id id;
 	const char *paths[1];
+	struct nfswb_estimator est;	/* fixed at BW */
 };
 
 static void attach(struct drive *dr, unsigned int max_files, bool uring)
 {
 	char why[256];
 
+	struct nfswb_estimator_params bw = { .fixed_bw = BW };
+
 	memset(dr, 0, sizeof(*dr));
+	nfswb_estimator_init(&dr->est, &bw);
 	strcpy(dr->id.bdi, fs.bdi);
 	dr->id.st_dev = fs.st_dev;
 	dr->paths[0] = fs.mnt;
@@ -160,14 +165,15 @@ static void attach(struct drive *dr, unsigned int max_files, bool uring)
 	}
 }
 
-/* One interval of what the daemon does. */
+/* One interval of what the daemon does, through its own nfswb_step(). */
 static void step(struct drive *dr, struct nfswb_policy_out *o)
 {
 	struct pollfd pfd = {
 		.fd = nfswb_mech_files.poll_fd(&dr->d), .events = POLLIN,
 	};
 	uint64_t until = nfswb_now_ms() + INTERVAL_MS;
-	struct nfswb_policy_in in = { 0 };
+	struct nfswb_step_in in = { .decide = true };
+	struct nfswb_step_out out;
 	int left;
 
 	while ((left = (int)(until - nfswb_now_ms())) > 0 &&
@@ -175,13 +181,13 @@ static void step(struct drive *dr, struct nfswb_policy_out *o)
 		if (poll(&pfd, 1, left) > 0)
 			nfswb_mech_files.on_readable(&dr->d);
 	}
-	in.now_ms = nfswb_now_ms();
-	in.interval_ms = INTERVAL_MS;
-	in.nfs_dirty_bytes = nfswb_mech_files.dirty_bytes(&dr->d);
-	in.inflight_bytes = count_files(&dr->d, "inflight_bytes");
-	in.bandwidth = BW;
-	in.background_time_ms = BG_MS;
-	nfswb_policy_decide(&in, o);
+	in.policy.now_ms = nfswb_now_ms();
+	in.policy.interval_ms = INTERVAL_MS;
+	in.policy.nfs_dirty_bytes = nfswb_mech_files.dirty_bytes(&dr->d);
+	in.policy.background_time_ms = BG_MS;
+	nfswb_mech_files.observe(&dr->d, &in.policy);
+	nfswb_step(&dr->est, &in, &out);
+	*o = out.decision;
 	nfswb_mech_files.apply(&dr->d, o);
 }
 
