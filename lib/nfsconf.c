@@ -35,6 +35,7 @@
 
 #include "exports.h"
 #include "nfsconf.h"
+#include "readfile.h"
 
 #define MAX_INCLUDE_DEPTH	16	/* nfs-utils recurses until it crashes */
 #define MAX_EXPANSIONS		16	/* "$a" -> "$b" -> ... ; a loop hangs nfs-utils */
@@ -149,6 +150,17 @@ static void set_value(struct reader *r, const char *file, unsigned int line,
 	for (i = c->count; i-- > 0;) {
 		if (!strcasecmp(c->b[i].section, section) &&
 		    !strcasecmp(c->b[i].tag, tag)) {
+			const struct binding *o = &c->b[i];
+
+			/*
+			 * A drop-in overriding nfs.conf is what drop-ins are
+			 * for; the same key twice in one file is a slip.
+			 */
+			if (!strcmp(o->file, file) &&
+			    (o->arg ? arg && !strcasecmp(o->arg, arg) : !arg))
+				problem(r, section, file, line,
+					"[%s] %s set again (first at line %u); the later value wins",
+					section, tag, o->line);
 			free_binding(&c->b[i]);
 			memmove(&c->b[i], &c->b[i + 1],
 				(c->count - i - 1) * sizeof(c->b[0]));
@@ -184,51 +196,21 @@ nomem:
 	problem(r, WHOLE_FILE, file, line, "out of memory");
 }
 
-static char *read_conf(const char *path, int *err)
+/* The whole file, with its length (text after a NUL byte included). */
+static char *read_conf(const char *path, size_t *len, int *err)
 {
-	struct stat st;
-	char *buf = NULL;
-	size_t n = 0;
-	int fd;
+	char *buf;
+	int ret = nfswb_read_file_bounded(path, MAX_CONF_SIZE, &buf, len);
 
-	/* O_NONBLOCK: an include naming a FIFO must not hang us. */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0) {
-		*err = errno;
+	if (ret < 0) {
+		*err = -ret;
 		return NULL;
 	}
-	if (fstat(fd, &st)) {
-		*err = errno;
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_size > MAX_CONF_SIZE) {
-		*err = S_ISDIR(st.st_mode) ? EISDIR : EFBIG;
-		if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
-			*err = EINVAL;
-		goto out;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		*err = ENOMEM;
-		goto out;
-	}
-	while (n < (size_t)st.st_size) {
-		ssize_t got = read(fd, buf + n, (size_t)st.st_size - n);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0)
-			break;
-		n += (size_t)got;
-	}
-	buf[n] = '\0';
-out:
-	close(fd);
 	return buf;
 }
 
-static void parse_buffer(struct reader *r, char *buf, const char *file,
-			 char **section, char **arg);
+static void parse_buffer(struct reader *r, char *buf, size_t len,
+			 const char *file, char **section, char **arg);
 
 /* "include = [-]FILE", relative to the directory of @file. */
 static void do_include(struct reader *r, const char *file, unsigned int line,
@@ -237,6 +219,7 @@ static void do_include(struct reader *r, const char *file, unsigned int line,
 	char *path = NULL, *copy = NULL, *text = NULL;
 	char *isec = NULL, *iarg = NULL;
 	bool optional = false;
+	size_t len = 0;
 	int err = 0;
 
 	if (*val == '-') {
@@ -263,7 +246,7 @@ static void do_include(struct reader *r, const char *file, unsigned int line,
 		problem(r, WHOLE_FILE, file, line, "out of memory");
 		goto out;
 	}
-	text = read_conf(path, &err);
+	text = read_conf(path, &len, &err);
 	if (!text) {
 		if (!optional)
 			problem(r, section, file, line, "cannot include %s: %s", path,
@@ -276,7 +259,7 @@ static void do_include(struct reader *r, const char *file, unsigned int line,
 		iarg = arg ? strdup(arg) : NULL;
 	}
 	r->depth++;
-	parse_buffer(r, text, path, &isec, &iarg);
+	parse_buffer(r, text, len, path, &isec, &iarg);
 	r->depth--;
 out:
 	free(isec);
@@ -395,12 +378,13 @@ static void parse_line(struct reader *r, char *line, const char *file,
 }
 
 /*
- * conf_parse(): @buf is NUL-terminated (text after a NUL byte is not seen,
- * as in nfs-utils).  Line numbers count physical lines, so a message
- * points at the line an entry starts on even after continuations.
+ * conf_parse(): @buf holds @len bytes and a NUL after them; text after a
+ * NUL byte inside is not seen, as in nfs-utils, but said so.  Line
+ * numbers count physical lines, so a message points at the line an entry
+ * starts on even after continuations.
  */
-static void parse_buffer(struct reader *r, char *buf, const char *file,
-			 char **section, char **arg)
+static void parse_buffer(struct reader *r, char *buf, size_t len,
+			 const char *file, char **section, char **arg)
 {
 	unsigned int physical = 1, start = 1;
 	char *cp, *line = buf;
@@ -418,7 +402,10 @@ static void parse_buffer(struct reader *r, char *buf, const char *file,
 		line = cp + 1;
 		start = physical;
 	}
-	if (cp != line)
+	if ((size_t)(cp - buf) < len)
+		problem(r, *section, file, physical,
+			"NUL byte: the rest of the file is ignored (as nfs-utils does)");
+	else if (cp != line)
 		problem(r, *section, file, start,
 			"last line has no newline and is ignored (as nfs-utils does)");
 }
@@ -438,9 +425,10 @@ static int conf_filter(const struct dirent *d)
 static void read_one(struct reader *r, const char *path, bool missing_ok)
 {
 	char *section = NULL, *arg = NULL, *text;
+	size_t len = 0;
 	int err = 0;
 
-	text = read_conf(path, &err);
+	text = read_conf(path, &len, &err);
 	if (!text) {
 		if (!(missing_ok && err == ENOENT))
 			problem(r, WHOLE_FILE, path, 0, "cannot read: %s",
@@ -450,7 +438,7 @@ static void read_one(struct reader *r, const char *path, bool missing_ok)
 	/* Every file starts outside any section. */
 	free(r->last_header);
 	r->last_header = NULL;
-	parse_buffer(r, text, path, &section, &arg);
+	parse_buffer(r, text, len, path, &section, &arg);
 	free(section);
 	free(arg);
 	free(text);
@@ -562,7 +550,7 @@ int nfswb_nfsconf_parse_buffer(const char *name, const char *buf, size_t len,
 	r.c->no_include = !follow_includes;
 	memcpy(text, buf, len);
 	text[len] = '\0';
-	parse_buffer(&r, text, name, &section, &arg);
+	parse_buffer(&r, text, len, name, &section, &arg);
 	free(section);
 	free(arg);
 	free(text);
@@ -646,6 +634,23 @@ const char *nfswb_nfsconf_get_arg(const struct nfswb_nfsconf *c,
 	return value;
 }
 
+const char *nfswb_nfsconf_get_where(const struct nfswb_nfsconf *c,
+				    const char *section, const char *tag,
+				    const char **file, unsigned int *line)
+{
+	const struct binding *b;
+	const char *value = NULL;
+
+	if (!c)
+		return NULL;
+	b = lookup_expanded(c, section, NULL, tag, &value);
+	if (!b)
+		return NULL;
+	*file = b->file;
+	*line = b->line;
+	return value;
+}
+
 const char *nfswb_nfsconf_get(const struct nfswb_nfsconf *c,
 			      const char *section, const char *tag)
 {
@@ -671,11 +676,15 @@ bool nfswb_nfsconf_get_bool(const struct nfswb_nfsconf *c, const char *section,
 	return def;
 }
 
-/* [nfswbd] keys that default nfswb.exports(5) options ('-' for '_'). */
+/*
+ * Every key of [nfswbd], the one list: those that default an
+ * nfswb.exports(5) option ('-' for '_'), then the daemon's own (read by
+ * server/conf.c).  A key not listed is reported as unknown.
+ */
 static const struct {
 	const char *key;
-	const char *opt;
-} opt_keys[] = {
+	const char *opt;	/* the export option, or NULL */
+} nfswbd_keys[] = {
 	{ "mode", "mode" },
 	{ "background-time", "background_time" },
 	{ "commit-target", "commit_target" },
@@ -683,16 +692,29 @@ static const struct {
 	{ "min-bandwidth", "min_bandwidth" },
 	{ "max-bandwidth", "max_bandwidth" },
 	{ "writers", "writers" },
+	{ "exports-file", NULL },
+	{ "exports-dir", NULL },
+	{ "state-dir", NULL },
+	{ "interval", NULL },
+	{ "status-interval", NULL },
+	{ "max-files", NULL },
+	{ "io-uring", NULL },
+	{ "verbosity", NULL },
+	{ "verbose", NULL },
+	{ "metrics-file", NULL },
+	{ "metrics-listen", NULL },
+	{ "commit-latency", NULL },
+	{ "commit-latency-pid-file", NULL },
 };
 
-#define NOPT_KEYS	(sizeof(opt_keys) / sizeof(opt_keys[0]))
+#define NNFSWBD_KEYS	(sizeof(nfswbd_keys) / sizeof(nfswbd_keys[0]))
 
-static bool is_opt_key(const char *tag)
+static bool is_nfswbd_key(const char *tag)
 {
 	size_t k;
 
-	for (k = 0; k < NOPT_KEYS; k++)
-		if (!strcasecmp(tag, opt_keys[k].key))
+	for (k = 0; k < NNFSWBD_KEYS; k++)
+		if (!strcasecmp(tag, nfswbd_keys[k].key))
 			return true;
 	return false;
 }
@@ -714,7 +736,7 @@ int nfswb_nfsconf_check_keys(const struct nfswb_nfsconf *c,
 		for (k = 0; keys && keys[k] && !known; k++)
 			known = !strcasecmp(b->tag, keys[k]);
 		if (known || (!strcasecmp(section, "nfswbd") &&
-			      is_opt_key(b->tag)))
+			      is_nfswbd_key(b->tag)))
 			continue;
 		nfswb_diag_add(diag, b->file, b->line, "[%s] unknown key '%s'",
 			       section, b->tag);
@@ -735,19 +757,21 @@ int nfswb_nfsconf_daemon_defaults(const struct nfswb_nfsconf *c,
 
 	if (!c)
 		return 0;
-	for (k = 0; k < NOPT_KEYS; k++) {
+	for (k = 0; k < NNFSWBD_KEYS; k++) {
 		const struct binding *b;
 		const char *value = NULL;
 
-		b = lookup_expanded(c, "nfswbd", NULL, opt_keys[k].key,
+		if (!nfswbd_keys[k].opt)
+			continue;
+		b = lookup_expanded(c, "nfswbd", NULL, nfswbd_keys[k].key,
 				    &value);
 		if (!b)
 			continue;
-		if (nfswb_export_opt_set_reason(&o, opt_keys[k].opt, value,
+		if (nfswb_export_opt_set_reason(&o, nfswbd_keys[k].opt, value,
 						why, sizeof(why)))
 			nfswb_diag_add(diag, b->file ? b->file : conf_name,
 				       b->line, "[nfswbd] %s = %s: %s",
-				       opt_keys[k].key, value, why);
+				       nfswbd_keys[k].key, value, why);
 	}
 	if (nfswb_diag_errors(diag) == errors &&
 	    nfswb_export_opts_check(&o, why, sizeof(why)))

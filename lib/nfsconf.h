@@ -68,6 +68,10 @@ void nfswb_nfsconf_free(struct nfswb_nfsconf *c);
 /* The value as nfsconf --get prints it, or NULL when unset. */
 const char *nfswb_nfsconf_get(const struct nfswb_nfsconf *c,
 			      const char *section, const char *tag);
+/* The same, with the file and line that set it in *@file and *@line. */
+const char *nfswb_nfsconf_get_where(const struct nfswb_nfsconf *c,
+				    const char *section, const char *tag,
+				    const char **file, unsigned int *line);
 /* The same for [section "arg"] (nfsconf --get --arg ARG). */
 const char *nfswb_nfsconf_get_arg(const struct nfswb_nfsconf *c,
 				  const char *section, const char *arg,
@@ -90,8 +94,9 @@ int nfswb_nfsconf_daemon_defaults(const struct nfswb_nfsconf *c,
 
 /**
  * nfswb_nfsconf_check_keys - report every key of @section (without an
- * argument) that is neither in the NULL-terminated @keys nor, for
- * [nfswbd], one of the export option keys above: a typo there would
+ * argument) that is neither in the NULL-terminated @keys (may be NULL)
+ * nor, for [nfswbd], in the one list of its keys (lib/nfsconf.c: the
+ * export option keys above and the daemon's own): a typo there would
  * otherwise be silently ignored.  Errors are "FILE:LINE: [section]
  * unknown key 'KEY'".  Returns 0, or -1 when any was found.
  */

@@ -22,27 +22,33 @@
 
 #define SECTION "nfswbd"
 
-/* [nfswbd] keys of the daemon itself; export option keys come on top. */
-static const char *const daemon_keys[] = {
-	"exports-file", "exports-dir", "state-dir", "interval",
-	"status-interval", "max-files", "io-uring", "verbosity", "verbose",
-	"metrics-file", "metrics-listen", "commit-latency",
-	"commit-latency-pid-file", NULL
-};
+/* Longest status-interval: a status file older than this says nothing. */
+#define STATUS_INTERVAL_MAX_MS	(60ULL * 60 * 1000)
 
 static const char *conf_get(const struct nfswb_nfsconf *nc, const char *tag)
 {
 	return nc ? nfswb_nfsconf_get(nc, SECTION, tag) : NULL;
 }
 
+/* The value and the line that set it, for messages (@file if unset). */
+static const char *conf_get_at(const struct nfswb_nfsconf *nc,
+			       const char *tag, const char **file,
+			       unsigned int *line)
+{
+	*line = 0;
+	return nc ? nfswb_nfsconf_get_where(nc, SECTION, tag, file, line) :
+		    NULL;
+}
+
 /* A path from nfs.conf must be absolute: the daemon runs in "/". */
 static const char *conf_path(const struct nfswb_nfsconf *nc, const char *file,
 			     const char *tag, struct nfswb_diag *diag)
 {
-	const char *v = conf_get(nc, tag);
+	unsigned int line;
+	const char *v = conf_get_at(nc, tag, &file, &line);
 
 	if (v && v[0] != '/') {
-		nfswb_diag_add(diag, file, 0,
+		nfswb_diag_add(diag, file, line,
 			       "[%s] %s = %s: must be an absolute path",
 			       SECTION, tag, v);
 		return NULL;
@@ -50,19 +56,32 @@ static const char *conf_path(const struct nfswb_nfsconf *nc, const char *file,
 	return v;
 }
 
+/* A duration from @min to @max; errors name the line that set it. */
 static int conf_duration(const struct nfswb_nfsconf *nc, const char *file,
-			 const char *tag, uint64_t *ms, struct nfswb_diag *diag)
+			 const char *tag, uint64_t min, uint64_t max,
+			 uint64_t *ms, struct nfswb_diag *diag)
 {
-	const char *v = conf_get(nc, tag);
+	unsigned int line;
+	const char *v = conf_get_at(nc, tag, &file, &line);
+	char a[32], b[32];
 	const char *why;
+	uint64_t n;
 
 	if (!v)
 		return 0;
-	if (nfswb_parse_duration_ms(v, ms, &why) < 0) {
-		nfswb_diag_add(diag, file, 0, "[%s] %s = %s: %s", SECTION, tag,
-			       v, why);
+	if (nfswb_parse_duration_ms(v, &n, &why) < 0) {
+		nfswb_diag_add(diag, file, line, "[%s] %s = %s: %s", SECTION,
+			       tag, v, why);
 		return -1;
 	}
+	if (n < min || n > max) {
+		nfswb_diag_add(diag, file, line,
+			       "[%s] %s = %s: must be from %s to %s", SECTION,
+			       tag, v, nfswb_format_duration_ms(min, a, sizeof(a)),
+			       nfswb_format_duration_ms(max, b, sizeof(b)));
+		return -1;
+	}
+	*ms = n;
 	return 0;
 }
 
@@ -70,7 +89,8 @@ static int conf_uint(const struct nfswb_nfsconf *nc, const char *file,
 		     const char *tag, unsigned int min, unsigned int max,
 		     unsigned int *out, struct nfswb_diag *diag)
 {
-	const char *v = conf_get(nc, tag);
+	unsigned int line;
+	const char *v = conf_get_at(nc, tag, &file, &line);
 	unsigned long n;
 	char *end;
 
@@ -79,7 +99,7 @@ static int conf_uint(const struct nfswb_nfsconf *nc, const char *file,
 	errno = 0;
 	n = strtoul(v, &end, 10);
 	if (errno || end == v || *end || n < min || n > max) {
-		nfswb_diag_add(diag, file, 0,
+		nfswb_diag_add(diag, file, line,
 			       "[%s] %s = %s: expected a number from %u to %u",
 			       SECTION, tag, v, min, max);
 		return -1;
@@ -181,7 +201,7 @@ int nfswbd_settings_load(const struct nfswbd_cmdline *cl,
 	nfswb_diag_clear(&warnings);
 	if (nc) {
 		nfswb_nfsconf_daemon_defaults(nc, conf_file, defaults, diag);
-		nfswb_nfsconf_check_keys(nc, SECTION, daemon_keys, diag);
+		nfswb_nfsconf_check_keys(nc, SECTION, NULL, diag);
 	}
 
 	/*
@@ -216,16 +236,13 @@ int nfswbd_settings_load(const struct nfswbd_cmdline *cl,
 		s->interval_ms = cl->interval_ms;
 		check_interval(s->interval_ms, "command line", "--interval",
 			       diag);
-	} else if (conf_duration(nc, conf_file, "interval", &s->interval_ms,
-				 diag) == 0) {
-		check_interval(s->interval_ms, conf_file,
-			       "[" SECTION "] interval", diag);
+	} else {
+		conf_duration(nc, conf_file, "interval", NFSWBD_MIN_INTERVAL_MS,
+			      NFSWBD_MAX_INTERVAL_MS, &s->interval_ms, diag);
 	}
 	s->status_ms = NFSWBD_STATUS_PERIOD_MS;
-	if (conf_duration(nc, conf_file, "status-interval", &s->status_ms,
-			  diag) == 0 && !s->status_ms)
-		nfswb_diag_add(diag, conf_file, 0,
-			       "[" SECTION "] status-interval must not be 0");
+	conf_duration(nc, conf_file, "status-interval", NFSWBD_MIN_INTERVAL_MS,
+		      STATUS_INTERVAL_MAX_MS, &s->status_ms, diag);
 
 	s->max_files = NFSWBD_DEFAULT_MAX_FILES;
 	conf_uint(nc, conf_file, "max-files", 1, 1u << 24, &s->max_files,

@@ -96,7 +96,7 @@ conf_case() {
 
 # 5. A broken nfs.conf [nfswbd] value is reported with the file's name.
 printf '[nfswbd]\ninterval = soon\n' > "$WORK/bad.conf"
-conf_case "bad nfs.conf" "$WORK/bad.conf" 1 "^$WORK/bad.conf: .*interval"
+conf_case "bad nfs.conf" "$WORK/bad.conf" 1 "^$WORK/bad.conf:2: .*interval"
 
 # 6. A problem in another daemon's section of nfs.conf is only a warning
 # naming FILE:LINE; the same problem inside [nfswbd] is an error.
@@ -105,4 +105,24 @@ conf_case "problem outside [nfswbd]" "$WORK/other.conf" 0 \
 	"warning.*$WORK/other.conf:2: "
 printf '[nfsd]\nthreads = 8\n[nfswbd]\ninterval 200ms\n' > "$WORK/own.conf"
 conf_case "problem inside [nfswbd]" "$WORK/own.conf" 1 "^$WORK/own.conf:4: "
+
+# 7. The daemon's own keys: each error at its line, status-interval
+# bounded, a key twice in [nfswbd] and a NUL byte are errors.
+printf '[nfswbd]\n\nmax-files = 0\nstatus-interval = 61m\n' > "$WORK/own2.conf"
+conf_case "max-files line" "$WORK/own2.conf" 1 \
+	"^$WORK/own2.conf:3: \\[nfswbd\\] max-files = 0: expected a number"
+conf_case "status-interval bound" "$WORK/own2.conf" 1 \
+	"^$WORK/own2.conf:4: \\[nfswbd\\] status-interval = 61m: must be from 10ms to 3600s"
+printf '[nfswbd]\ninterval = 200ms\ninterval = 300ms\n' > "$WORK/twice.conf"
+conf_case "key twice" "$WORK/twice.conf" 1 \
+	"^$WORK/twice.conf:3: \\[nfswbd\\] interval set again (first at line 2)"
+printf '[nfswbd]\ninterval = 200ms\n\000mode = off\n' > "$WORK/nul.conf"
+conf_case "NUL byte" "$WORK/nul.conf" 1 "^$WORK/nul.conf:3: NUL byte"
+
+# 8. --nfs-conf /dev/null is an empty configuration; a duration without
+# a unit names the units.
+conf_case "/dev/null" /dev/null 0 "."
+printf '[nfswbd]\nbackground-time = 2\n' > "$WORK/nounit.conf"
+conf_case "no unit" "$WORK/nounit.conf" 1 \
+	"^$WORK/nounit.conf:2: .*background-time = 2: a duration needs a unit: ms, s or m"
 exit 0

@@ -31,8 +31,8 @@ static const struct {
 	{ .text = "[NFSWBD]\nMode = \"limit\"\nbandwidth = 100M # fixed\n"
 		  "min-bandwidth = 10M\nmax-bandwidth = 1G\n",
 	  .want = "mode=limit,background_time=1s,bandwidth=100MiB/s,min_bandwidth=10MiB/s,max_bandwidth=1GiB/s,writers=nfsd:ganesha.nfsd" },
-	/* a later value wins, as in nfs-utils; [nfswbd "x"] is not ours */
-	{ .text = "[nfswbd]\nmode = files\nmode = kernel\n[nfswbd \"x\"]\nbogus = 1\n",
+	/* [nfswbd "x"] is not ours */
+	{ .text = "[nfswbd]\nmode = kernel\n[nfswbd \"x\"]\nbogus = 1\n",
 	  .want = "mode=kernel,background_time=1s,writers=nfsd:ganesha.nfsd" },
 	{ .text = "[environment]\nbt = 3s\n[nfswbd]\nbackground-time = $bt\n",
 	  .want = "mode=auto,background_time=3s,writers=nfsd:ganesha.nfsd" },
@@ -87,6 +87,30 @@ static void check_defaults(void)
 		nfswb_nfsconf_free(c);
 		nfswb_diag_clear(&diag);
 	}
+}
+
+/*
+ * A later value wins, as in nfs-utils, but the same key twice in one
+ * file is a slip and said so; a drop-in overriding a key is not.
+ */
+static void check_duplicates(void)
+{
+	static const char text[] = "[nfswbd]\nmode = files\n[x]\nmode = y\n"
+				   "[nfswbd]\nmode = kernel\n";
+	struct nfswb_diag diag = { 0 };
+	struct nfswb_nfsconf *c = NULL;
+	int n;
+
+	n = nfswb_nfsconf_parse_buffer("C", text, strlen(text), false, &c,
+				       &diag);
+	T_CHECK(n == 1 && diag.count == 1 &&
+		!strcmp(diag.msgs[0],
+			"C:6: [nfswbd] mode set again (first at line 2); the later value wins"),
+		"%d: %s", n, diag.count ? diag.msgs[0] : "");
+	T_CHECK(c && !strcmp(nfswb_nfsconf_get(c, "nfswbd", "mode"), "kernel"),
+		"the later value does not win");
+	nfswb_nfsconf_free(c);
+	nfswb_diag_clear(&diag);
 }
 
 static void check_keys(void)
@@ -235,6 +259,7 @@ int main(void)
 {
 	check_defaults();
 	check_keys();
+	check_duplicates();
 	check_load();
 	check_load_owned();
 	return t_result();

@@ -203,11 +203,22 @@ F=$T/nul.conf
 printf '[a]\nx = 1\n\000y = 2\n' >"$F"
 q "$F" a x
 q "$F" a y
+# ... but said so, at the line of the NUL
+"$GET" "$F" --check | sed "s|$T/||" >"$T/problems"
+echo "nul.conf:3: NUL byte: the rest of the file is ignored (as nfs-utils does)" \
+	>"$T/want_problems"
+checks=$((checks + 1))
+if ! cmp -s "$T/want_problems" "$T/problems"; then
+	echo "FAIL: problems reported for nul.conf differ:" >&2
+	diff -u "$T/want_problems" "$T/problems" >&2
+	fail=1
+fi
 
 # --- the problems we report, with the line each entry starts on ---
 "$GET" "$T/tricky.conf" --check | sed "s|$T/||" >"$T/problems"
 cat >"$T/want_problems" <<'END'
 tricky.conf:17: no closing ": the assignment is ignored
+tricky.conf:23: [nfsd] threads set again (first at line 22); the later value wins
 tricky.conf:59: no ']' closing the section name; lines up to the next section are ignored
 tricky.conf:60: assignment outside any section is ignored
 tricky.conf:62: line is neither a section, an assignment nor a comment
