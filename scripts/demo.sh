@@ -91,9 +91,11 @@ if [ -f /sys/fs/cgroup/blkio/blkio.throttle.write_bps_device ]; then
 	THROTTLE="$loop_majmin 0"
 	how="cgroup v1 blkio.throttle.write_bps_device"
 elif [ -f /sys/fs/cgroup/cgroup.controllers ]; then
-	# cgroup v2: writeback is charged to the group that dirtied the pages,
-	# so Ganesha goes into a group with io.max.
+	# cgroup v2: writeback is charged to the group that dirtied the pages
+	# (with the memory and io controllers on), so Ganesha goes into a
+	# group with io.max.  Not tried yet on a cgroup v2 machine.
 	grep -qw io /sys/fs/cgroup/cgroup.controllers || skip "cgroup v2 without the io controller"
+	echo +memory > /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
 	echo +io > /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
 	CGROUP=/sys/fs/cgroup/nfswb-demo.$$
 	mkdir "$CGROUP" && echo "$loop_majmin wbps=$disk_bps" > "$CGROUP/io.max" ||
