@@ -228,6 +228,8 @@ int nfswbd_run(struct nfswbd_settings *s, const struct nfswbd_cmdline *cl,
 		xlog(L_ERROR, "serving without the metrics listener");
 	if (s->commit_latency && nfswbd_commits_start(s, t, &l.commits) < 0)
 		xlog(L_ERROR, "serving without the COMMIT latency histogram");
+	if (l.commits)
+		l.run.commit_source = nfswbd_commits_source(l.commits);
 	nfswbd_prime(t, nfswb_now_ms());
 	while (!l.stop) {
 		size_t n = 3, cap = 3;

@@ -71,6 +71,7 @@ struct nfswbd_run_info {
 	uint64_t reloads;		/* reloads that took effect */
 	uint64_t last_reload_s;		/* wall clock of the last one, 0: none */
 	uint64_t failed_reloads;	/* kept the previous configuration */
+	const char *commit_source;	/* what times COMMIT, NULL: off */
 };
 
 /* Command-line values; a NULL or unset field leaves nfs.conf's in force. */

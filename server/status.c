@@ -125,8 +125,8 @@ void nfswbd_status_set_run(const struct nfswbd_run_info *ri)
 	status_run = ri;
 }
 
-/* The daemon's run: wall clock, start, reloads, last error. */
-static void write_run(struct nfswb_json *j)
+/* The daemon's run: wall clock, start, reloads, metrics, last error. */
+static void write_run(struct nfswb_json *j, const struct nfswbd_settings *s)
 {
 	const struct nfswbd_run_info *ri = status_run;
 	time_t err_time = 0;
@@ -142,6 +142,20 @@ static void write_run(struct nfswb_json *j)
 		else
 			nfswb_json_null(j, "last_reload_s");
 	}
+	nfswb_json_obj_begin(j, "metrics");
+	if (s->metrics_file)
+		nfswb_json_str(j, "file", s->metrics_file);
+	else
+		nfswb_json_null(j, "file");
+	if (s->metrics_listen)
+		nfswb_json_str(j, "listen", s->metrics_listen);
+	else
+		nfswb_json_null(j, "listen");
+	if (ri && ri->commit_source)
+		nfswb_json_str(j, "commit_latency", ri->commit_source);
+	else
+		nfswb_json_null(j, "commit_latency");
+	nfswb_json_obj_end(j);
 	nfswb_json_obj_begin(j, "last_error");
 	if (err) {
 		nfswb_json_str(j, "message", err);
@@ -166,7 +180,7 @@ static void write_document(FILE *f, const struct nfswbd_settings *s,
 	nfswb_json_str(&j, "mode", s->dry_run ? "dry-run" : "acting");
 	nfswb_json_u64(&j, "monotonic_ms", now_ms);
 	nfswb_json_u64(&j, "interval_ms", t->interval_ms);
-	write_run(&j);
+	write_run(&j, s);
 
 	nfswb_json_obj_begin(&j, "config");
 	nfswb_json_str(&j, "exports_file", s->exports_file);

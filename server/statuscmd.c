@@ -169,6 +169,24 @@ int nfswbd_status_cmd(const struct nfswbd_cmdline *cl, bool json)
 	if (u64_or0(&doc, "failed_reloads"))
 		printf(", %" PRIu64 " failed (previous configuration kept)",
 		       u64_or0(&doc, "failed_reloads"));
+	printf("\n  metrics     ");
+	if (nfswb_jget_str(&doc, "metrics.file", NULL) ||
+	    nfswb_jget_str(&doc, "metrics.listen", NULL)) {
+		const char *file = nfswb_jget_str(&doc, "metrics.file", NULL);
+		const char *listen = nfswb_jget_str(&doc, "metrics.listen",
+						    NULL);
+
+		if (file)
+			printf("%s", file);
+		if (listen)
+			printf("%shttp://%s/metrics", file ? ", " : "", listen);
+		printf("; COMMIT latency %s%s",
+		       nfswb_jget_str(&doc, "metrics.commit_latency", NULL) ?
+		       "from " : "off",
+		       nfswb_jget_str(&doc, "metrics.commit_latency", ""));
+	} else {
+		printf("off");
+	}
 	printf("\n  last error  ");
 	if (nfswb_jget_str(&doc, "last_error.message", NULL) &&
 	    nfswb_jget_u64(&doc, "last_error.time_s", &start))

@@ -16,7 +16,7 @@ out=$("$NFSWBD" --status --state-dir "$WORK/state") || fail "--status failed"
 echo "$out"
 for want in "^nfswbd .*, pid [0-9]*, dry-run, interval 100ms$" \
 	"^  up          [0-9]*m[0-9]*s (since 20[0-9-]* [0-9:]*), status written [0-9.]* s ago$" \
-	"^  reloads     0$" "^  last error  none$" \
+	"^  reloads     0$" "^  metrics     off$" "^  last error  none$" \
 	"^$BDI  " "^  exports     $WORK/export1$" "^  mode        auto" \
 	"^  bandwidth   .*/s (cold" "^  target      64MiB " "^  kicks       0 " \
 	"^  errors      0$"; do

@@ -74,6 +74,11 @@ done
 check "nfswbd times COMMITs from Ganesha's fsync: $(grep -i commit "$G_DIR/nfswbd.err")" \
 	grep -q "commit latency from fsync/fdatasync of process $G_PID" "$G_DIR/nfswbd.err"
 
+for _ in $(seq 50); do [ -s "$G_DIR/state/status.json" ] && break; sleep 0.1; done
+st=$("$NFSWBD" --status --state-dir "$G_DIR/state")
+check "--status names the metrics and the COMMIT source: $(echo "$st" | grep metrics)" \
+	sh -c "echo '$st' | grep -q '^  metrics     http://127.0.0.1:$METRICS_PORT/metrics; COMMIT latency from fsync/fdatasync of process $G_PID'"
+
 # Prometheus scrapes it from the start, so that rates see the COMMITs.
 prom_start "$G_DIR" "$PROM_PORT" "127.0.0.1:$METRICS_PORT"
 PIDS="$PIDS $PROM_PID"
