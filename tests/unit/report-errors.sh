@@ -69,6 +69,8 @@ check "plot -S /dev/zero exits 1 (got $rc)" test $rc = 1
 check "and names the line: $(head -c 300 "$work/err")" \
 	grep -q "/dev/zero: line 1 is longer than 65536 bytes" "$work/err"
 "$report" plot -S "$work" -o "$work/z.svg" "$trace" >/dev/null 2>"$work/err"
+rc=$?
+check "plot -S DIR exits 1 (got $rc)" test $rc = 1
 check "plot -S DIR names a directory: $(cat "$work/err")" \
 	grep -q "$work: Is a directory" "$work/err"
 
@@ -79,6 +81,8 @@ check "summary DIR exits 1 (got $rc)" test $rc = 1
 check "and names a directory: $(cat "$work/err")" \
 	grep -q "$work: Is a directory" "$work/err"
 "$report" compare "$trace" "$work" >"$work/out" 2>"$work/err"
+rc=$?
+check "compare with a directory exits 1 (got $rc)" test $rc = 1
 check "compare with a directory names it: $(cat "$work/err")" \
 	grep -q "$work: Is a directory" "$work/err"
 

@@ -68,7 +68,8 @@ check "record exits 0 on SIGINT (got $rc)" [ $rc -eq 0 ]
 
 load_commits=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["commit"]["ops"])' "$G_DIR/load.json")
 "$REPORT" summary --json "$G_DIR/rec" >"$G_DIR/summary.json" 2>"$G_DIR/summary.err"
-check "summary exits 0: $(cat "$G_DIR/summary.err")" [ $? -eq 0 ]
+rc=$?
+check "summary exits 0 (got $rc): $(cat "$G_DIR/summary.err")" [ $rc -eq 0 ]
 read -r src count < <(python3 -c 'import json,sys
 d = json.load(open(sys.argv[1]))
 print(d["commit_source"], d["commit_latency_us"]["count"])' "$G_DIR/summary.json")

@@ -60,7 +60,8 @@ sys.exit(1 if bad else 0)' "$1" || fail=1
 }
 
 "$report" plot -o "$work/one.svg" "$work/a" 2>"$work/err"
-check "plot A exits 0: $(cat "$work/err")" test $? = 0
+rc=$?
+check "plot A exits 0 (got $rc): $(cat "$work/err")" test $rc = 0
 svgcheck "$work/one.svg" <<'PY'
 one: every COMMIT is a dot | len(dots) == 301
 one: every dot lies inside the latency panel | all(panel[0] <= x <= panel[0] + panel[2] and panel[1] <= y <= panel[1] + panel[3] for x, y, _ in dots)
@@ -69,7 +70,8 @@ one: the slowest COMMIT is the highest dot | min(dots, key=lambda d: d[1])[0] ==
 PY
 
 "$report" plot -o "$work/ab.svg" "$work/a" "$work/b" 2>"$work/err"
-check "plot A B exits 0: $(cat "$work/err")" test $? = 0
+rc=$?
+check "plot A B exits 0 (got $rc): $(cat "$work/err")" test $rc = 0
 svgcheck "$work/ab.svg" <<'PY'
 A B: 602 dots in two colours, 301 each | len(dots) == 602 and sorted(set(d[2] for d in dots)) == ["fill:#1f77b4", "fill:#ff7f0e"] and sum(d[2] == "fill:#1f77b4" for d in dots) == 301
 A B: a median and a p99 for each | sorted(" ".join(c) for c, y in wide) == ["p50 s0", "p50 s1", "p99 s0", "p99 s1"]
@@ -79,7 +81,8 @@ A B: no pooling: the title says A vs B | any(" vs " in t for y, t in texts)
 PY
 
 "$report" plot --cdf -o "$work/cdf.svg" "$work/a" "$work/b" 2>"$work/err"
-check "plot --cdf exits 0: $(cat "$work/err")" test $? = 0
+rc=$?
+check "plot --cdf exits 0 (got $rc): $(cat "$work/err")" test $rc = 0
 svgcheck "$work/cdf.svg" <<'PY'
 cdf: one curve per trace | len([p for p in polylines if p.get("class") == "cdf"]) == 2
 cdf: each rises from 0 % to 100 % | all(abs(float(p.get("points").split()[0].split(",")[1]) - (panel[1] + panel[3])) < 0.1 and abs(float(p.get("points").split()[-1].split(",")[1]) - panel[1]) < 0.1 for p in polylines)
