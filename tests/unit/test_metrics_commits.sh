@@ -66,7 +66,8 @@ EOF
 "$NFSWBD" -F --dry-run -c "$G_DIR/nfswb.exports" --nfs-conf "$G_DIR/nfs.conf" \
 	--state-dir "$G_DIR/state" --metrics-listen "127.0.0.1:$METRICS_PORT" \
 	2>"$G_DIR/nfswbd.err" &
-PIDS="$PIDS $!"
+nfswbd_pid=$!
+PIDS="$PIDS $nfswbd_pid"
 for _ in $(seq 100); do
 	grep -q "commit latency from\|COMMIT latency histogram" "$G_DIR/nfswbd.err" && break
 	sleep 0.1
@@ -152,6 +153,31 @@ while IFS=$'\t' read -r title expr; do
 	check "panel '$title' returns data ($n series, first $v): $expr" \
 		[ "$n" -ge 1 -a "$v" != NaN ]
 done < "$G_DIR/exprs"
+
+# The daemon's tracefs instance goes with it; one left by SIGKILL goes
+# at the next start.
+inst=$tracing/instances/nfswbd-$nfswbd_pid
+check "nfswbd's instance exists while it runs" test -d "$inst"
+kill -TERM "$nfswbd_pid"
+wait "$nfswbd_pid"
+check "nfswbd's instance removed at exit" test ! -e "$inst"
+start_nfswbd() {	# start_nfswbd: a dry run with the histogram, as $!
+	"$NFSWBD" -F --dry-run -c "$G_DIR/nfswb.exports" --nfs-conf "$G_DIR/nfs.conf" \
+		--state-dir "$G_DIR/state2" --metrics-file "$G_DIR/m.prom" \
+		2>>"$G_DIR/nfswbd2.err" &
+}
+start_nfswbd
+killed=$!
+for _ in $(seq 100); do [ -d "$tracing/instances/nfswbd-$killed" ] && break; sleep 0.1; done
+kill -KILL "$killed"
+wait "$killed" 2>/dev/null
+check "SIGKILL leaves nfswbd's instance" test -d "$tracing/instances/nfswbd-$killed"
+start_nfswbd
+next=$!
+for _ in $(seq 100); do [ -d "$tracing/instances/nfswbd-$next" ] && break; sleep 0.1; done
+check "the next nfswbd removes it" test ! -e "$tracing/instances/nfswbd-$killed"
+kill -TERM "$next"
+wait "$next"
 
 [ $fail -eq 0 ] || tail -n 20 "$G_DIR/nfswbd.err" >&2
 exit $fail
