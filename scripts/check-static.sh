@@ -9,7 +9,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-mapfile -t objs < <(find lib server tools tests -name '*.o' -newer configure | sort)
+# Only objects of sources in git: not generated code (rpcgen), not a file
+# removed since the last build.  Automake names per-target objects
+# TARGET-SOURCE.o.
+declare -A tracked
+while read -r f; do tracked[$f]=1; done < <(git ls-files '*.c')
+objs=()
+while read -r o; do
+	dir=${o%/*} base=${o##*/}
+	base=${base%.o}
+	[ -n "${tracked[$dir/$base.c]:-}" ] ||
+		[ -n "${tracked[$dir/${base#*-}.c]:-}" ] || continue
+	objs+=("$o")
+done < <(find lib server tools tests -name '*.o' | sort)
 [ ${#objs[@]} -gt 0 ] || { echo "check-static: no objects; build first" >&2; exit 2; }
 
 tmp=$(mktemp -d)

@@ -80,7 +80,8 @@ struct nfswbd_commits {
 	uint16_t fd_export[MAX_FDS];
 };
 
-double nfswbd_commits_bound_ms(unsigned int k)
+/* The upper bound of bucket @k (0..29), ms. */
+static double bound_ms(unsigned int k)
 {
 	return 0.1 * pow(1.5, k);
 }
@@ -89,7 +90,7 @@ double nfswbd_commits_bound_ms(unsigned int k)
 static unsigned int bucket_of(double ms)
 {
 	for (unsigned int k = 0; k < NBUCKETS; k++)
-		if (ms <= nfswbd_commits_bound_ms(k))
+		if (ms <= bound_ms(k))
 			return k;
 	return NBUCKETS;
 }
@@ -374,7 +375,7 @@ void nfswbd_commits_render(const struct nfswbd_commits *c, FILE *f, bool om,
 			label(f, "export", s->export, false);
 			if (k < NBUCKETS)
 				fprintf(f, ",le=\"%.6g\"} %" PRIu64 "\n",
-					nfswbd_commits_bound_ms(k) / 1000.0,
+					bound_ms(k) / 1000.0,
 					cum);
 			else
 				fprintf(f, ",le=\"+Inf\"} %" PRIu64 "\n", cum);

@@ -39,8 +39,6 @@ void nfswbd_commits_read(struct nfswbd_commits *c);
 /* nfswbd_commits_source() - what times COMMIT, "off" for NULL */
 const char *nfswbd_commits_source(const struct nfswbd_commits *c);
 
-/* nfswbd_commits_bound_ms() - the upper bound of bucket @k (0..29) */
-double nfswbd_commits_bound_ms(unsigned int k);
 
 /**
  * nfswbd_commits_render() - the nfswb_commit_latency_seconds family
