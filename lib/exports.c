@@ -403,6 +403,79 @@ static void format_rate_exact(uint64_t v, char *buf, size_t len)
 	snprintf(buf, len, "%" PRIu64 "B/s", v);
 }
 
+/* One option's value as the file would write it, for merge notes. */
+static void opt_value(const struct nfswb_export_opts *o, unsigned int bit,
+		      char *buf, size_t len)
+{
+	switch (bit) {
+	case NFSWB_OPT_MODE:
+		snprintf(buf, len, "%s", nfswb_mode_name(o->mode));
+		break;
+	case NFSWB_OPT_BG_TIME:
+		nfswb_format_duration_ms(o->background_time_ms, buf, len);
+		break;
+	case NFSWB_OPT_COMMIT_TARGET:
+		nfswb_format_duration_ms(o->commit_target_ms, buf, len);
+		break;
+	case NFSWB_OPT_BANDWIDTH:
+		format_rate_exact(o->bandwidth, buf, len);
+		break;
+	case NFSWB_OPT_MIN_BW:
+		format_rate_exact(o->min_bandwidth, buf, len);
+		break;
+	case NFSWB_OPT_MAX_BW:
+		format_rate_exact(o->max_bandwidth, buf, len);
+		break;
+	default:
+		snprintf(buf, len, "?");
+	}
+}
+
+void nfswb_export_merge_notes(const struct nfswb_export *const *ex, size_t n,
+			      const struct nfswb_export_opts *merged,
+			      void (*note)(const struct nfswb_export *e,
+					   const char *msg, void *arg),
+			      void *arg)
+{
+	char mine[64], won[64], msg[PATH_MAX + 256];
+	size_t i, k, b;
+
+	for (b = 0; b < NOPTS; b++) {
+		unsigned int bit = opt_names[b].bit;
+
+		if (bit == NFSWB_OPT_WRITERS)
+			continue;
+		opt_value(merged, bit, won, sizeof(won));
+		for (i = 0; i < n; i++) {
+			const struct nfswb_export *w = NULL;
+
+			if (!(ex[i]->opts.set & bit))
+				continue;
+			opt_value(&ex[i]->opts, bit, mine, sizeof(mine));
+			if (!strcmp(mine, won))
+				continue;
+			/* Name the export the merged value came from. */
+			for (k = 0; k < n && !w; k++) {
+				opt_value(&ex[k]->opts, bit, msg, sizeof(msg));
+				if (k != i && !strcmp(msg, won))
+					w = ex[k];
+			}
+			if (w)
+				snprintf(msg, sizeof(msg),
+					 "%s=%s overridden by %s=%s of %s (%s:%u): exports on one device share one setting",
+					 opt_names[b].name, mine,
+					 opt_names[b].name, won, w->path,
+					 w->file, w->line);
+			else
+				snprintf(msg, sizeof(msg),
+					 "%s=%s overridden by %s=%s: exports on one device share one setting",
+					 opt_names[b].name, mine,
+					 opt_names[b].name, won);
+			note(ex[i], msg, arg);
+		}
+	}
+}
+
 static void append(char *buf, size_t len, size_t *pos, const char *name,
 		   const char *value)
 {

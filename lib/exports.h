@@ -122,6 +122,21 @@ int nfswb_export_opts_merge(struct nfswb_export_opts *into,
 			    size_t len);
 
 /*
+ * nfswb_export_merge_notes - after exports @ex[0..@n) on one device were
+ * merged into @merged, call @note for every option an export gave
+ * explicitly whose value the merge replaced, with a sentence such as
+ * "background_time=2s overridden by background_time=500ms of /srv/b
+ * (FILE:LINE): exports on one device share one setting", so that the
+ * message can be put at the line that set the lost value.  Writers are
+ * a union and never overridden.
+ */
+void nfswb_export_merge_notes(const struct nfswb_export *const *ex, size_t n,
+			      const struct nfswb_export_opts *merged,
+			      void (*note)(const struct nfswb_export *e,
+					   const char *msg, void *arg),
+			      void *arg);
+
+/*
  * nfswb_export_opts_equal - whether @a and @b act the same: every value
  * and the writers in order.  Which options were given explicitly (@set)
  * is not compared.

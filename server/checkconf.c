@@ -93,6 +93,11 @@ int nfswbd_check_config(const struct nfswbd_cmdline *cl)
 	if (!nfswbd_etab_warn(s.sysroot, &t.cfg, print_warning, stderr))
 		fprintf(stderr,
 			"nfswbd: note: knfsd is not running; exports not checked against its table\n");
+	/* An option one export set and the merge on its device replaced. */
+	for (size_t k = 0; k < t.ndevs; k++)
+		nfswb_export_merge_notes(t.devs[k].exports, t.devs[k].nexports,
+					 &t.devs[k].opts, print_warning,
+					 stderr);
 	if (!t.cfg.count)
 		fprintf(stderr, "nfswbd: no exports configured in %s%s%s\n",
 			s.exports_file, s.exports_dir ? " or " : "",

@@ -32,6 +32,12 @@ for l in "$line1" "$(printf '%s\n' "$out" | sed -n 2p)"; do
 	done
 done
 
+# The option the merge replaced is said at the line that set it.
+grep -q "^$good:2: warning: $WORK/export1 background_time=2s overridden by background_time=500ms of $WORK/export2 ($good:3)" "$WORK/err" ||
+	fail "good file: no merge note for export1's background_time: $(cat "$WORK/err")"
+[ "$(grep -c "overridden" "$WORK/err")" -eq 1 ] ||
+	fail "good file: expected exactly one merge note: $(cat "$WORK/err")"
+
 # 2. Three errors on lines 2, 4 and 6: exactly those three, exit 1.
 bad="$WORK/bad.exports"
 cat > "$bad" <<EOT
