@@ -23,7 +23,7 @@ for key in state-dir exports-file exports-dir; do
 	timeout 10 "$NFSWBD" "${args[@]}" >/dev/null 2>"$WORK/log"
 	rc=$?
 	[ $rc -eq 1 ] || fail "$key = $value: exit $rc, expected 1: $(cat "$WORK/log")"
-	grep -q "$WORK/rel.conf: .*$key = $value: must be an absolute path" "$WORK/log" ||
+	grep -q "$WORK/rel.conf:2: .*$key = $value: must be an absolute path" "$WORK/log" ||
 		fail "$key = $value: no message naming nfs.conf: $(cat "$WORK/log")"
 	timeout 10 "$NFSWBD" --check-config --nfs-conf "$WORK/rel.conf" \
 		-c "$conf" >/dev/null 2>"$WORK/log"
