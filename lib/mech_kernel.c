@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * mech_kernel.c - the kernel mechanism: write the device's
- * /sys/class/bdi/BDI/dirty_background_time (kernel-patch/) and let the
- * flusher start writeback once the device's dirty data exceeds its write
- * bandwidth x that time.  The kernel has the dirty count and acts at the
- * moment data is dirtied; its bandwidth estimate, though, starts at
- * 100 MB/s and learns only while writeback runs, so on a slower disk the
- * threshold is too high exactly when it matters.  Where the kernel shows
- * its estimate (/sys/class/bdi/BDI/write_bandwidth, kernel-patch/ 5/5),
- * this file reports it and the policy turns it into target / estimate
- * (nfswb_policy_knob_ms), making the kernel's threshold ours; elsewhere
- * background_time as is.
+ * mech_kernel.c - the kernel mechanism: give the device's bdi a
+ * background threshold of its own (kernel-patch/) and let the flusher
+ * start writeback once the device's dirty data exceeds it.  The kernel
+ * has the dirty count and acts at the moment data is dirtied.
+ *
+ * Where the kernel offers /sys/class/bdi/BDI/dirty_background_bytes
+ * (series v2), the threshold is our target (bandwidth x background_time
+ * from our own estimate of the disk), written when it moves by more
+ * than 1/8.  Otherwise the threshold is a time the kernel multiplies by
+ * its own bandwidth estimate (v2's dirty_background_time_ms, v1's
+ * dirty_background_time); that estimate starts at 100 MB/s and learns
+ * only while writeback runs, so on a slower disk the threshold is too
+ * high exactly when it matters.  Where the kernel shows its estimate
+ * (v1's /sys/class/bdi/BDI/write_bandwidth), this file reports it and
+ * the policy turns it into target / estimate (nfswb_policy_knob_ms);
+ * elsewhere background_time as is.
  * The daemon reads the device's dirty bytes itself (BdiReclaimable in
  * debugfs), so this mechanism has no dirty_bytes method.
  */
@@ -29,48 +34,65 @@
 #include "mech.h"
 #include "restore.h"
 
-#define KNOB	"dirty_background_time"
+/* The per-bdi knobs, the one this file prefers first. */
+static const struct kernel_knob {
+	const char *name;
+	bool bytes;		/* in bytes, else in milliseconds */
+} kernel_knobs[] = {
+	{ "dirty_background_bytes", true },
+	{ "dirty_background_time_ms", false },
+	{ "dirty_background_time", false },	/* series v1 */
+};
+#define NKNOBS	(sizeof(kernel_knobs) / sizeof(kernel_knobs[0]))
+#define KNOB_GLOB	"dirty_background_{bytes,time_ms,time}"
 #define BW_ATTR	"write_bandwidth"
 
-enum { KERNEL_KNOB_MS, KERNEL_ERRORS };
+enum { KERNEL_KNOB_MS, KERNEL_KNOB_BYTES, KERNEL_ERRORS };
 
 static const char *const kernel_counters[] = {
-	[KERNEL_KNOB_MS] = "knob_ms",	/* knob value in force */
+	[KERNEL_KNOB_MS] = "knob_ms",		/* time knob value in force */
+	[KERNEL_KNOB_BYTES] = "knob_bytes",	/* bytes knob value in force */
 	[KERNEL_ERRORS] = "errors",
 	NULL,
 };
 
 struct kernel_priv {
+	const struct kernel_knob *kind;
 	char knob[PATH_MAX];
-	char bw_attr[PATH_MAX];	/* "" without patch 5 */
-	uint64_t ms;		/* value written, valid when set */
+	char bw_attr[PATH_MAX];	/* "" without v1's write_bandwidth */
+	uint64_t value;		/* value written, valid when set */
 	int set;
 };
 
 static int kernel_probe(const char *sysroot, char *why, size_t len)
 {
-	if (nfswb_any_bdi_has(sysroot, KNOB)) {
-		snprintf(why, len, "per-bdi " KNOB " present");
-		return 0;
+	size_t i;
+
+	for (i = 0; i < NKNOBS; i++) {
+		if (nfswb_any_bdi_has(sysroot, kernel_knobs[i].name)) {
+			snprintf(why, len, "per-bdi %s present",
+				 kernel_knobs[i].name);
+			return 0;
+		}
 	}
-	/* System-wide: no device's bdi has the knob, so name them all. */
+	/* System-wide: no device's bdi has a knob, so name them all. */
 	snprintf(why, len,
-		 "kernel lacks the per-bdi knob: no %s/sys/class/bdi/*/" KNOB
+		 "kernel lacks the per-bdi knob: no %s/sys/class/bdi/*/" KNOB_GLOB
 		 " (see kernel-patch/)", sysroot);
 	return -ENOENT;
 }
 
 static int kernel_write(struct nfswb_mech_dev *d, struct kernel_priv *p,
-			uint64_t ms)
+			uint64_t value)
 {
 	char v[32];
 
-	snprintf(v, sizeof(v), "%" PRIu64, ms);
+	snprintf(v, sizeof(v), "%" PRIu64, value);
 	if (nfswb_restore_set(d->restore, p->knob, v) < 0)
 		return -errno;
-	p->ms = ms;
+	p->value = value;
 	p->set = 1;
-	d->count[KERNEL_KNOB_MS] = ms;
+	d->count[p->kind->bytes ? KERNEL_KNOB_BYTES : KERNEL_KNOB_MS] = value;
 	return 0;
 }
 
@@ -85,14 +107,22 @@ static int kernel_attach(struct nfswb_mech_dev *d, char *why, size_t len)
 		return -ENOMEM;
 	}
 	d->priv = p;
-	ret = nfswb_bdi_attr_path(p->knob, sizeof(p->knob), d->sysroot,
-				  d->id->bdi, KNOB);
-	if (!ret && access(p->knob, W_OK) < 0)
-		ret = -errno;
-	if (ret) {
-		snprintf(why, len, "kernel lacks %s (see kernel-patch/): %s",
-			 p->knob, strerror(-ret));
-		return ret;
+	for (p->kind = kernel_knobs; p->kind < kernel_knobs + NKNOBS; p->kind++)
+		if (nfswb_bdi_attr_path(p->knob, sizeof(p->knob), d->sysroot,
+					d->id->bdi, p->kind->name) == 0 &&
+		    access(p->knob, W_OK) == 0)
+			break;
+	if (p->kind == kernel_knobs + NKNOBS) {
+		snprintf(why, len,
+			 "kernel lacks %s/sys/class/bdi/%s/" KNOB_GLOB
+			 " (see kernel-patch/)", d->sysroot, d->id->bdi);
+		return -ENOENT;
+	}
+	/* The bytes knob waits for our first target (the first apply). */
+	if (p->kind->bytes) {
+		xlog(L_INFO, "bdi %s: %s follows our target", d->id->bdi,
+		     p->kind->name);
+		return 0;
 	}
 	ret = kernel_write(d, p, d->opts.background_time_ms);
 	if (ret) {
@@ -107,7 +137,8 @@ static int kernel_attach(struct nfswb_mech_dev *d, char *why, size_t len)
 		     d->id->bdi, BW_ATTR);
 		p->bw_attr[0] = '\0';
 	}
-	xlog(L_INFO, "bdi %s: %s = %" PRIu64 " ms", d->id->bdi, KNOB, p->ms);
+	xlog(L_INFO, "bdi %s: %s = %" PRIu64 " ms", d->id->bdi, p->kind->name,
+	     p->value);
 	return 0;
 }
 
@@ -118,28 +149,41 @@ static void kernel_observe(struct nfswb_mech_dev *d,
 
 	if (!p)
 		return;
-	if (p->set)
-		in->knob_in_force_ms = p->ms;
+	if (p->set && !p->kind->bytes)
+		in->knob_in_force_ms = p->value;
 	if (p->bw_attr[0] && nfswb_read_u64(p->bw_attr, &in->kernel_bw) < 0)
 		in->kernel_bw = 0;
 }
 
-/* The flusher acts on its own; the knob moves when the policy says. */
+/*
+ * The flusher acts on its own; the knob moves when the policy says (the
+ * time knob) or when our target moves by more than 1/8 (the bytes knob).
+ */
 static int kernel_apply(struct nfswb_mech_dev *d,
 			const struct nfswb_policy_out *o)
 {
 	struct kernel_priv *p = d->priv;
+	uint64_t want;
 	int ret;
 
-	if (!p || !o->knob_change)
+	if (!p)
 		return 0;
-	ret = kernel_write(d, p, o->knob_ms);
+	if (p->kind->bytes) {
+		want = o->target_bytes;
+		if (!want || (p->set && !nfswb_policy_knob_change(p->value, want)))
+			return 0;
+	} else {
+		if (!o->knob_change)
+			return 0;
+		want = o->knob_ms;
+	}
+	ret = kernel_write(d, p, want);
 	if (ret) {
 		d->count[KERNEL_ERRORS]++;
 		return ret;
 	}
-	xlog(L_DEBUG, "bdi %s: %s = %" PRIu64 " ms (target %" PRIu64 " bytes)",
-	     d->id->bdi, KNOB, o->knob_ms, o->target_bytes);
+	xlog(L_DEBUG, "bdi %s: %s = %" PRIu64 " (target %" PRIu64 " bytes)",
+	     d->id->bdi, p->kind->name, want, o->target_bytes);
 	return 0;
 }
 
@@ -152,6 +196,7 @@ static void kernel_detach(struct nfswb_mech_dev *d)
 	if (p->set && nfswb_restore_put_back(d->restore, p->knob) < 0)
 		d->count[KERNEL_ERRORS]++;
 	d->count[KERNEL_KNOB_MS] = 0;
+	d->count[KERNEL_KNOB_BYTES] = 0;
 	free(p);
 	d->priv = NULL;
 }

@@ -637,7 +637,7 @@ static const char *check_record(const char *sysroot, char *const *f, int n)
 	if (n < 2)
 		return "malformed record (not PATH ORIGINAL [SET])";
 	if (!nfswb_restore_path_ok(sysroot, f[0], false))
-		return "not a setting nfswbd changes (only SYSROOT/sys/class/bdi/BDI/ATTR, ATTR strict_limit, max_ratio_fine or dirty_background_time)";
+		return "not a setting nfswbd changes (only SYSROOT/sys/class/bdi/BDI/ATTR, ATTR strict_limit, max_ratio_fine or dirty_background_{time,time_ms,bytes})";
 	if (!value_ok(f[1]) || (n == 3 && !value_ok(f[2])))
 		return "value is not an unsigned decimal number";
 	return NULL;

@@ -55,7 +55,9 @@ struct nfswb_restore;
 /* The per-bdi attributes journalled, and those written (max_bytes via
  * max_ratio_fine, see nfswb_restore_set_via()); no sysctl is changed. */
 #define NFSWB_RESTORE_ATTRS	"strict_limit", "max_ratio_fine", \
-				"dirty_background_time"
+				"dirty_background_time", \
+				"dirty_background_time_ms", \
+				"dirty_background_bytes"
 #define NFSWB_RESTORE_WRITE_ATTRS NFSWB_RESTORE_ATTRS, "max_bytes"
 
 /* The largest journal read: far above what any set of devices writes. */

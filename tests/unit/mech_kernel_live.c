@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * mech_kernel_live: the kernel mechanism on a real loop device's bdi:
- * attach writes /sys/class/bdi/BDI/dirty_background_time, detach and a
- * journal left by a killed process put it back.  Skips (77) on kernels
- * without the knob (kernel-patch/ adds it).
+ * attach and the first interval write the bdi's knob (dirty_background_bytes
+ * where the kernel has it, else the time knob), detach and a journal left
+ * by a killed process put it back.  Skips (77) on kernels without a knob
+ * (kernel-patch/ adds them).
  */
 #include "config.h"
 
 #include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,14 +28,36 @@
 
 static struct loopfs fs;
 static char state[PATH_MAX + 16];
+static const char *knob;	/* the one the mechanism uses on fs.bdi */
+static unsigned int scale;	/* bytes per ms of our test values */
+
+/* The knob mech_kernel.c prefers among those fs.bdi has. */
+static void pick_knob(void)
+{
+	static const char *const names[] = {
+		"dirty_background_bytes", "dirty_background_time_ms",
+		"dirty_background_time",
+	};
+	char path[PATH_MAX];
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (nfswb_bdi_attr_path(path, sizeof(path), "", fs.bdi,
+					names[i]) == 0 && access(path, W_OK) == 0)
+			break;
+	}
+	if (i == sizeof(names) / sizeof(names[0]))
+		T_SKIP("bdi %s has no knob although the probe found one", fs.bdi);
+	knob = names[i];
+	scale = i == 0 ? 4096 : 1;	/* bytes: whole pages */
+}
 
 static void read_knob(char *buf, size_t len)
 {
 	char path[PATH_MAX];
 	FILE *f;
 
-	if (nfswb_bdi_attr_path(path, sizeof(path), "", fs.bdi,
-				"dirty_background_time") < 0 ||
+	if (nfswb_bdi_attr_path(path, sizeof(path), "", fs.bdi, knob) < 0 ||
 	    !(f = fopen(path, "r"))) {
 		perror(path);
 		exit(T_EXIT_FAIL);
@@ -43,9 +68,11 @@ static void read_knob(char *buf, size_t len)
 	buf[strcspn(buf, "\n")] = '\0';
 }
 
+/* Attach and run one interval whose target is @ms x scale bytes. */
 static int attach(struct nfswb_mech_dev *d, struct nfswb_device_id *id,
 		  struct nfswb_restore *r, unsigned int ms)
 {
+	struct nfswb_policy_out o = { .target_bytes = (uint64_t)ms * scale };
 	char why[256];
 
 	t_mech_dev_init(d, id, r, "", fs.bdi);
@@ -54,7 +81,15 @@ static int attach(struct nfswb_mech_dev *d, struct nfswb_device_id *id,
 		fprintf(stderr, "attach: %s\n", why);
 		return -1;
 	}
-	return 0;
+	return nfswb_mech_kernel.apply(d, &o);
+}
+
+static bool knob_is(const char *v, unsigned int ms)
+{
+	char want[32];
+
+	snprintf(want, sizeof(want), "%llu", (unsigned long long)ms * scale);
+	return !strcmp(v, want);
 }
 
 int main(void)
@@ -72,12 +107,13 @@ int main(void)
 		T_SKIP("%s", why);
 	loopfs_setup(&fs, 64, 0);
 	snprintf(state, sizeof(state), "%s/state", fs.dir);
+	pick_knob();
 	read_knob(orig, sizeof(orig));
 
 	r = t_journal_open(state);
 	T_CHECK(attach(&d, &id, r, 1234) == 0, "attach");
 	read_knob(v, sizeof(v));
-	T_CHECK(!strcmp(v, "1234"), "knob %s after attach", v);
+	T_CHECK(knob_is(v, 1234), "%s %s after attach", knob, v);
 	nfswb_mech_kernel.detach(&d);
 	read_knob(v, sizeof(v));
 	T_CHECK(!strcmp(v, orig), "knob %s after detach, was %s", v, orig);
@@ -98,7 +134,7 @@ int main(void)
 	}
 	T_CHECK(read(fds[0], v, 1) == 1, "child did not attach");
 	read_knob(v, sizeof(v));
-	T_CHECK(!strcmp(v, "777"), "knob %s in the child", v);
+	T_CHECK(knob_is(v, 777), "%s %s in the child", knob, v);
 	kill(pid, SIGKILL);
 	waitpid(pid, &st, 0);
 	r = t_journal_open(state);

@@ -123,7 +123,7 @@ static void test_kernel(void)
 	T_CHECK(nfswb_mech_kernel.probe(root, why, sizeof(why)) < 0,
 		"probe must fail without the knob");
 	snprintf(want, sizeof(want),
-		 "kernel lacks the per-bdi knob: no %s/sys/class/bdi/*/dirty_background_time (see kernel-patch/)",
+		 "kernel lacks the per-bdi knob: no %s/sys/class/bdi/*/dirty_background_{bytes,time_ms,time} (see kernel-patch/)",
 		 root);
 	T_CHECK(!strcmp(why, want), "probe reason: %s", why);
 
@@ -192,9 +192,55 @@ static void test_kernel(void)
 	/* A bdi without the knob: attach fails naming the file. */
 	strcpy(id.bdi, "7:43");
 	T_CHECK(nfswb_mech_kernel.attach(&d, why, sizeof(why)) < 0 &&
-		strstr(why, "7:43/dirty_background_time"),
+		strstr(why, "7:43/dirty_background_{bytes,time_ms,time}"),
 		"attach on a bdi without the knob: %s", why);
 	nfswb_mech_kernel.detach(&d);
+	nfswb_restore_close(r);
+}
+
+/*
+ * Series v2's bytes knob, preferred over the time knobs: nothing is written
+ * at attach, then our target (bandwidth x background_time) as is; a move
+ * within 1/8 is not written, a bigger one is; detach puts the old value
+ * back and the time knobs stay untouched.
+ */
+static void test_kernel_bytes(void)
+{
+	static const char knob[] = "sys/class/bdi/" BDI "/dirty_background_bytes";
+	static const char time_ms[] = "sys/class/bdi/" BDI "/dirty_background_time_ms";
+	struct nfswb_device_id id;
+	struct nfswb_mech_dev d;
+	struct nfswb_restore *r;
+	char why[256];
+
+	put(knob, "0");
+	put(time_ms, "0");
+	T_CHECK(nfswb_mech_kernel.probe(root, why, sizeof(why)) == 0 &&
+		strstr(why, "dirty_background_bytes"), "probe: %s", why);
+
+	r = t_journal_open_root(state, root);
+	t_mech_dev_init(&d, &id, r, root, BDI);
+	d.opts.background_time_ms = 1000;
+	T_CHECK(nfswb_mech_kernel.attach(&d, why, sizeof(why)) == 0,
+		"attach: %s", why);
+	T_CHECK(!strcmp(get(knob), "0"), "bytes knob at attach: %s", get(knob));
+	T_CHECK(interval(&nfswb_mech_kernel, &d, 32 * MiB) == 0, "apply");
+	T_CHECK(!strcmp(get(knob), "33554432"), "bytes knob: %s", get(knob));
+	T_CHECK(count_kernel(&d, "knob_bytes") == 32 * MiB,
+		"knob_bytes %" PRIu64, count_kernel(&d, "knob_bytes"));
+	T_CHECK(interval(&nfswb_mech_kernel, &d, 30 * MiB) == 0, "apply");
+	T_CHECK(!strcmp(get(knob), "33554432"), "rewrote for a 1/16 move: %s",
+		get(knob));
+	T_CHECK(interval(&nfswb_mech_kernel, &d, 16 * MiB) == 0, "apply");
+	T_CHECK(!strcmp(get(knob), "16777216"), "bytes knob after halving: %s",
+		get(knob));
+	T_CHECK(!strcmp(get(time_ms), "0") &&
+		!strcmp(get("sys/class/bdi/" BDI "/dirty_background_time"), "0"),
+		"a time knob was written beside the bytes knob");
+
+	nfswb_mech_kernel.detach(&d);
+	T_CHECK(!strcmp(get(knob), "0"), "restored to 0: %s", get(knob));
+	T_CHECK(nfswb_restore_count(r) == 0, "journal empty");
 	nfswb_restore_close(r);
 }
 
@@ -311,6 +357,7 @@ int main(void)
 	snprintf(state, sizeof(state), "%s/state", root);
 	fake_tree();
 	test_kernel();
+	test_kernel_bytes();
 	test_limit();
 	return t_result();
 }
