@@ -24,7 +24,9 @@ print(s.getsockname()[1])'
 METRICS_PORT=$(free_port) && PROM_PORT=$(free_port) && NODE_PORT=$(free_port) ||
 	skip "no free port"
 mkdir -p "$WORK/export1" "$WORK/textfile"
-echo "$WORK/export1 (background_time=2s)" > "$WORK/a.exports"
+# A fixed bandwidth: the target (bandwidth x background_time) cannot move
+# between the scrape and the status file read below.
+echo "$WORK/export1 (background_time=2s,bandwidth=100M)" > "$WORK/a.exports"
 printf '[nfswbd]\nmetrics-file = %s\n' "$WORK/textfile/nfswb.prom" > "$WORK/nfs.conf"
 
 # A dry run: the figures are the same, nothing on the machine changes.
