@@ -58,10 +58,8 @@ int nfswb_blkstat_parse(const char *line, struct nfswb_blkstat *s)
 			break;
 		n++;
 	}
-	if (n < 11) {
-		errno = EINVAL;
-		return -1;
-	}
+	if (n < 11)
+		return -EINVAL;
 
 	s->rd_ios = f[0];
 	s->rd_merges = f[1];
@@ -88,18 +86,16 @@ int nfswb_blkstat_read(const char *stat_path, struct nfswb_blkstat *s)
 {
 	char buf[512];
 	ssize_t len;
-	int fd, saved;
+	int fd, err;
 
 	fd = open(stat_path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return -1;
+		return -errno;
 	len = read(fd, buf, sizeof(buf) - 1);
-	saved = errno;
+	err = errno;
 	close(fd);
-	if (len < 0) {
-		errno = saved;
-		return -1;
-	}
+	if (len < 0)
+		return -err;
 	buf[len] = '\0';
 	return nfswb_blkstat_parse(buf, s);
 }

@@ -21,7 +21,7 @@ struct nfswb_blkstat {
  * @line: the file's text, fields separated by blanks
  * @s: filled in; fields the kernel did not print are 0
  *
- * Return: 0, or -1 with errno EINVAL when the line does not start with at
+ * Return: 0, or -EINVAL when the line does not start with at
  * least 11 unsigned decimal numbers (a number that overflows 64 bits or
  * has trailing junk ends the list).
  */
@@ -32,7 +32,8 @@ int nfswb_blkstat_parse(const char *line, struct nfswb_blkstat *s);
  * @stat_path: e.g. /sys/block/sda/stat
  * @s: filled in
  *
- * Return: 0, or -1 with errno from open/read, or EINVAL from the parser.
+ * Return: 0, or a negative errno from open/read, or -EINVAL from the
+ * parser.
  */
 int nfswb_blkstat_read(const char *stat_path, struct nfswb_blkstat *s);
 

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -78,16 +79,18 @@ static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 	struct nfswb_step_in in = { .decide = d->effective != NFSWB_MODE_OFF };
 	struct nfswb_step_out out;
 	struct nfswb_blkstat st;
+	int ret;
 
-	if (nfswb_blkstat_read(d->id.stat_path, &st) == 0) {
+	ret = nfswb_blkstat_read(d->id.stat_path, &st);
+	if (!ret) {
 		in.stat = &st;
 		if (!d->stat_ok)
 			xlog(L_DEBUG, "bdi %s: sampling %s", d->id.bdi,
 			     d->id.stat_path);
 		d->stat_ok = true;
 	} else if (d->stat_ok) {
-		xlog(L_WARNING, "bdi %s: cannot read %s: %m", d->id.bdi,
-		     d->id.stat_path);
+		xlog(L_WARNING, "bdi %s: cannot read %s: %s", d->id.bdi,
+		     d->id.stat_path, strerror(-ret));
 		d->stat_ok = false;
 	}
 	d->dirty_bytes = nfswbd_dirty_read(s->sysroot, d, &d->dirty_source);
@@ -200,13 +203,14 @@ void nfswbd_prime(struct nfswbd_table *t, uint64_t now_ms)
 		struct nfswb_step_in in = { .policy.now_ms = now_ms };
 		struct nfswb_step_out out;
 		struct nfswb_blkstat st;
+		int ret = nfswb_blkstat_read(d->id.stat_path, &st);
 
-		if (nfswb_blkstat_read(d->id.stat_path, &st) == 0) {
+		if (!ret) {
 			in.stat = &st;
 			d->stat_ok = true;
 		} else {
-			xlog(L_WARNING, "bdi %s: cannot read %s: %m",
-			     d->id.bdi, d->id.stat_path);
+			xlog(L_WARNING, "bdi %s: cannot read %s: %s",
+			     d->id.bdi, d->id.stat_path, strerror(-ret));
 		}
 		nfswb_step(&d->est, &in, &out);
 	}

@@ -67,11 +67,13 @@ static int live(const char *dev, int secs)
 	struct nfswb_blkstat s, prev;
 	char path[256];
 	uint64_t start = nfswb_now_ns() / 1000000, t;
+	int ret;
 
 	snprintf(path, sizeof(path), "/sys/block/%s/stat", dev);
 	nfswb_estimator_init(&e, NULL);
-	if (nfswb_blkstat_read(path, &prev)) {
-		perror(path);
+	ret = nfswb_blkstat_read(path, &prev);
+	if (ret) {
+		fprintf(stderr, "%s: %s\n", path, strerror(-ret));
 		return 1;
 	}
 	nfswb_estimator_sample(&e, start, &prev);
@@ -82,8 +84,9 @@ static int live(const char *dev, int secs)
 
 		usleep(100000);
 		t = nfswb_now_ns() / 1000000;
-		if (nfswb_blkstat_read(path, &s)) {
-			perror(path);
+		ret = nfswb_blkstat_read(path, &s);
+		if (ret) {
+			fprintf(stderr, "%s: %s\n", path, strerror(-ret));
 			return 1;
 		}
 		nfswb_estimator_sample(&e, t, &s);
