@@ -414,7 +414,7 @@ enum load_err nfs3_pipe_reap(struct nfs3_pipe *p, uint64_t until_us,
 		struct nfs3_pipe_slot *o = oldest(p), *s;
 		uint64_t limit;
 		uint32_t xid;
-		size_t len;
+		size_t len = 0;	/* set by read_record(); 0 skips the reply */
 		enum io_end e;
 		enum load_err rc;
 
