@@ -19,9 +19,9 @@ packages=(
 	dpkg-dev debhelper fakeroot lintian mmdebstrap
 	# nfswb-report plot -o FILE.png
 	librsvg2-bin
-	# the lab: a 6.12 kernel with knfsd under qemu
+	# the lab: 6.12 and 7.3 kernels with knfsd under qemu; fio on its client
 	linux-source-6.12 flex bison bc libelf-dev libssl-dev cpio xz-utils
-	qemu-system-x86 nfs-kernel-server iproute2 kmod
+	qemu-system-x86 nfs-kernel-server iproute2 kmod fio
 )
 
 missing=()
