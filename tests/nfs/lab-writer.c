@@ -23,8 +23,9 @@
  *	(/proc/meminfo, debugfs bdi stats) or "LABEL.i": n for the i-th
  *	number of a file of plain numbers (/sys/block/DEV/stat).
  *
- * Sizes take K, M and G suffixes (powers of 1024).  The pattern is a
- * function of (seed, offset), so any byte can be checked on its own.
+ * Sizes are lib/units.c's (K, M and G are powers of 1024).  The pattern
+ * is lib/pattern.c's, a function of (seed, offset), so any byte can be
+ * checked on its own.
  */
 #include "config.h"
 
@@ -42,6 +43,9 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "pattern.h"
+#include "units.h"
 
 #ifndef __NR_cachestat
 #define __NR_cachestat 451
@@ -80,51 +84,26 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Sizes, seeds and intervals: lib/units.c's one size parser. */
 static int parse_size(const char *s, uint64_t *out)
 {
-	char *end;
-	unsigned long long v;
+	const char *why;
 
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s)
+	if (nfswb_parse_size(s, out, &why)) {
+		fprintf(stderr, "lab-writer: '%s': %s\n", s, why);
 		return -1;
-	switch (*end) {
-	case 'G': case 'g':
-		v <<= 10;
-		/* fall through */
-	case 'M': case 'm':
-		v <<= 10;
-		/* fall through */
-	case 'K': case 'k':
-		v <<= 10;
-		end++;
-		break;
 	}
-	if (*end)
-		return -1;
-	*out = v;
 	return 0;
 }
 
-/* splitmix64: a cheap, well-mixed 64-bit word per (seed, word index). */
-static uint64_t pattern_word(uint64_t seed, uint64_t index)
-{
-	uint64_t z = seed + (index + 1) * 0x9e3779b97f4a7c15ULL;
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* Fill @len bytes (a multiple of 8) for file offset @off (likewise). */
+/*
+ * Fill @len bytes (a multiple of 8) for file offset @off (likewise) with
+ * lib/pattern.c's pattern, the one nfswb-load writes: stream 0 of @seed.
+ */
 static void pattern_fill(uint64_t *buf, uint64_t off, uint64_t len,
 			 uint64_t seed)
 {
-	uint64_t i;
-
-	for (i = 0; i < len / 8; i++)
-		buf[i] = pattern_word(seed, off / 8 + i);
+	nfswb_pattern_fill(buf, nfswb_pattern_key(seed, 0), off, len);
 }
 
 static int write_all(int fd, const void *buf, size_t len, off_t off)
