@@ -16,7 +16,7 @@ sc_env() {
 }
 
 sc_client() {
-	timeout "$LAB_TIMEOUT" fio --output-format=json --output="$OUT/fio.json" \
+	timeout "$LAB_TIMEOUT" fio --eta=never --output-format=json --output="$OUT/fio.json" \
 		--directory="$CLIENT" "$OUT/fio-job.fio" 2>>"$OUT/client.err" ||
 		fail "fio failed: $(tail -3 "$OUT/client.err" | tr '\n' ' ')"
 }
