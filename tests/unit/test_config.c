@@ -89,6 +89,13 @@ static const struct {
 	    "/d|mode=files,background_time=2s,commit_target=5s,writers=nfsd:ganesha.nfsd@6" } },
 	{ .text = "-(writers=knfsd)\n/a\n",
 	  .exports = { "/a|mode=auto,background_time=1s,writers=knfsd@2" } },
+	/* the limits nfswb.exports(5) gives are allowed themselves */
+	{ .text = "/a (background_time=2s,commit_target=2s)\n"
+		  "/b (background_time=60m,commit_target=60m)\n"
+		  "/c (min_bandwidth=100M,max_bandwidth=100M)\n",
+	  .exports = { "/a|mode=auto,background_time=2s,commit_target=2s,writers=nfsd:ganesha.nfsd@1",
+		       "/b|mode=auto,background_time=3600s,commit_target=3600s,writers=nfsd:ganesha.nfsd@2",
+		       "/c|mode=auto,background_time=1s,min_bandwidth=100MiB/s,max_bandwidth=100MiB/s,writers=nfsd:ganesha.nfsd@3" } },
 
 	/* errors, each with its line */
 	{ .text = "srv/a\n",
@@ -146,6 +153,16 @@ static const struct {
 	  .errors = { "T:1: writers=abcdefghijklmnop: process name 'abcdefghijklmnop' is longer than 15 characters (the kernel's comm)",
 	    "T:2: writers=a::b: empty process name",
 	    "T:3: writers=a:b:c:d:e:f:g:h:i: more than 8 process names" } },
+	/*
+	 * One error, no follow-on: commit_target=500ms is shorter than the
+	 * 1 s left in place of the bad background_time, not than the 250 ms
+	 * meant.  A bad default line changes no default.
+	 */
+	{ .text = "-background_time=250,commit_target=500ms\n/a\n"
+		  "/b (background_time=250,commit_target=500ms)\n",
+	  .exports = { "/a|mode=auto,background_time=1s,writers=nfsd:ganesha.nfsd@2" },
+	  .errors = { "T:1: background_time=250: a duration needs a unit: ms, s or m (e.g. 2s or 250ms)",
+		      "T:3: background_time=250: a duration needs a unit: ms, s or m (e.g. 2s or 250ms)" } },
 	/* found by fuzz_config: a name that breaks the option syntax */
 	{ .text = "-writers=5s)\n/c\n/d (writers=a b)\n",
 	  .exports = { "/c|mode=auto,background_time=1s,writers=nfsd:ganesha.nfsd@2" },

@@ -615,8 +615,102 @@ static void test_absurd(void)
 		"absurd: %.1f MiB/s", est_mib(&e));
 }
 
+/*
+ * Exact cases: each sample gives the period's length and what the stat
+ * counters grew by in it (MiB written, io_ticks and request times in ms).
+ * The first sample is the baseline.  Rates come out exact, so the
+ * estimate is compared to the byte.
+ */
+struct exact_sample {
+	unsigned int dt_ms, io_ms, wr_t_ms, rd_t_ms;
+	double wr_mib;
+};
+
+static const struct {
+	const char *name;
+	struct exact_sample s[8];
+	uint64_t want_bw;	/* bytes/s */
+	bool learned;
+	uint64_t skipped;
+} exact[] = {
+	/*
+	 * Four periods of 500 ms cover the 1600 ms span; half the weight is
+	 * 1000 ms, reached exactly after the second rate: the median is the
+	 * third (the upper median), 30 MiB/s.
+	 */
+	{ "weighted-median tie: the upper median",
+	  { { 0 }, { 500, 500, 500, 0, 5 }, { 500, 500, 500, 0, 20 },
+	    { 500, 500, 500, 0, 10 }, { 500, 500, 500, 0, 15 } },
+	  30 << 20, true, 0 },
+	/*
+	 * A 5 s period weighs as the 1.6 s span at most, so two older 1 s
+	 * periods at 10 MiB/s outweigh it (2000 ms > half of 3600 ms);
+	 * uncapped it would be half of 7000 ms on its own.
+	 */
+	{ "one long period weighs the span, not its length",
+	  { { 0 }, { 1000, 1000, 1000, 0, 10 }, { 1000, 1000, 1000, 0, 10 },
+	    { 5000, 5000, 5000, 0, 200 } },
+	  10 << 20, true, 0 },
+	/*
+	 * Write and read request time equal: writes had half the busy time
+	 * (10 MiB in 500 ms, 20 MiB/s) and still teach; less is not theirs.
+	 */
+	{ "writes half of the request time: learned",
+	  { { 0 }, { 1000, 1000, 1000, 1000, 10 },
+	    { 1000, 1000, 1000, 1000, 10 }, { 1000, 1000, 1000, 1000, 10 } },
+	  20 << 20, true, 0 },
+	{ "writes under half of the request time: not learned",
+	  { { 0 }, { 1000, 1000, 999, 1000, 10 },
+	    { 1000, 1000, 999, 1000, 10 }, { 1000, 1000, 999, 1000, 10 } },
+	  NFSWB_EST_DEFAULT_INITIAL, false, 0 },
+	/*
+	 * io_ticks counts jiffies and may run up to 50 ms ahead of our
+	 * clock: busy for the whole period, 10 MiB/s.  Further ahead is not
+	 * a wrapped counter nor a clock: the period is skipped.
+	 */
+	{ "io_ticks 50 ms ahead of the clock: busy throughout",
+	  { { 0 }, { 1000, 1050, 1000, 0, 10 }, { 1000, 1040, 1000, 0, 10 },
+	    { 1000, 1001, 1000, 0, 10 } },
+	  10 << 20, true, 0 },
+	{ "io_ticks 51 ms ahead of the clock: skipped",
+	  { { 0 }, { 1000, 1051, 1000, 0, 10 } },
+	  NFSWB_EST_DEFAULT_INITIAL, false, 1 },
+};
+
+static void test_exact(void)
+{
+	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++) {
+		struct nfswb_blkstat st = { .nfields = 17 };
+		struct nfswb_estimator e;
+		uint64_t now = 1000000;
+
+		nfswb_estimator_init(&e, NULL);
+		for (size_t k = 0; k < 8; k++) {
+			const struct exact_sample *x = &exact[i].s[k];
+
+			if (k && !x->dt_ms)
+				break;
+			now += x->dt_ms;
+			st.io_ticks += x->io_ms;
+			st.wr_ticks += x->wr_t_ms;
+			st.rd_ticks += x->rd_t_ms;
+			st.wr_sectors += (uint64_t)(x->wr_mib * 2048);
+			nfswb_estimator_sample(&e, now, &st);
+		}
+		T_CHECK(nfswb_estimator_bandwidth(&e) == exact[i].want_bw,
+			"%s: %" PRIu64 " B/s, want %" PRIu64, exact[i].name,
+			nfswb_estimator_bandwidth(&e), exact[i].want_bw);
+		T_CHECK(e.learned == exact[i].learned, "%s: learned %d",
+			exact[i].name, e.learned);
+		T_CHECK(e.skipped_samples == exact[i].skipped,
+			"%s: %" PRIu64 " periods skipped", exact[i].name,
+			e.skipped_samples);
+	}
+}
+
 int main(void)
 {
+	test_exact();
 	test_cold_start();
 	test_steps();
 	test_idle();

@@ -111,6 +111,18 @@ static void test_growth(void)
 	T_CHECK(got + 1 >= one && got <= one + 1,
 		"running sum %" PRIu64 " vs recomputed %" PRIu64, got, one);
 
+	/* A file deleted while it grows takes its growth with it. */
+	nfswb_filetrack_resum(&t);
+	one = nfswb_filetrack_growth_of(&ent[1], 300000);
+	got = nfswb_filetrack_growth(&t, 300000);
+	T_CHECK(ent[1].rate > 0 && one > 0, "row 1 does not grow");
+	nfswb_filetrack_del(&t, &ent[1]);
+	T_CHECK(nfswb_filetrack_growth(&t, 300000) + one <= got + 1 &&
+		nfswb_filetrack_growth(&t, 300000) + one + 1 >= got,
+		"deleting a file growing by %" PRIu64 ": set %" PRIu64
+		" -> %" PRIu64, one, got, nfswb_filetrack_growth(&t, 300000));
+	nfswb_filetrack_add(&t, &ent[1]);
+
 	/* Negative rates are clamped; an emptied set has no growth. */
 	nfswb_filetrack_set_growth(&t, &ent[0], -5, 0);
 	T_CHECK(ent[0].rate == 0, "negative rate kept: %f", ent[0].rate);

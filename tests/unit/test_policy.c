@@ -185,7 +185,8 @@ static const struct {
 	  M(16), 2000 },
 	{ "kernel far too low: capped at 10x", 500, M(64), M(1), 5000 },
 	{ "rounds up, never 0", 1000, 1, M(1000), 1 },
-	{ "ceil", 1000, 3, 1000, 3 },
+	{ "exact: 3 B at 1000 B/s is 3 ms", 1000, 3, 1000, 3 },
+	{ "ceil: 3 B at 2000 B/s is 1.5 ms, so 2", 1000, 3, 2000, 2 },
 	{ "saturating multiply", 1000, UINT64_MAX, UINT64_MAX, 1000 },
 };
 

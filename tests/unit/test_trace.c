@@ -196,9 +196,89 @@ static void test_pairing(void)
 	nfswb_trace_free(&t);
 }
 
+/*
+ * Pairing, case by case: the lines fed, the ops that come out (w: nfsd
+ * WRITE, c: nfsd COMMIT, f: fsync, with their microseconds, in the order
+ * they finished) and how many events found no partner.
+ */
+#define W(ts, ev, xid, fh) "nfsd-1 [000] ..... " ts ": nfsd_" ev ": xid=" \
+	xid " fh_hash=" fh " offset=0 len=4096"
+#define F(pid, ts, what) "srv-" pid " [000] ..... " ts ": " what
+
+static const struct {
+	const char *name;
+	const char *lines[6];
+	const char *ops;
+	uint64_t unmatched;
+} pairs[] = {
+	{ "one xid on two file handles: each done finds its own start",
+	  { W("1.000", "write_start", "0x7", "0xa"),
+	    W("1.001", "write_start", "0x7", "0xb"),
+	    W("1.004", "write_done", "0x7", "0xa"),
+	    W("1.005", "write_done", "0x7", "0xb") },
+	  "w4000 w4000", 0 },
+	{ "a done stamped before its start is no op",
+	  { W("2.000", "write_start", "0x8", "0xa"),
+	    W("1.999", "write_done", "0x8", "0xa") },
+	  "", 1 },
+	{ "interleaved starts of one request: the newest is the one done",
+	  { W("3.000", "commit_start", "0x9", "0xa"),
+	    W("3.002", "commit_start", "0x9", "0xa"),
+	    W("3.003", "commit_done", "0x9", "0xa"),
+	    W("3.010", "commit_done", "0x9", "0xa") },
+	  "c1000 c10000", 0 },
+	{ "a WRITE done does not end a COMMIT",
+	  { W("4.000", "commit_start", "0x5", "0xa"),
+	    W("4.001", "write_done", "0x5", "0xa") },
+	  "", 2 },
+	{ "fsync pairs by thread, whatever came in between",
+	  { F("10", "5.000", "sys_fsync(fd: 5)"),
+	    F("11", "5.001", "sys_fsync(fd: 6)"),
+	    F("10", "5.003", "sys_fsync -> 0x0"),
+	    F("11", "5.007", "sys_fsync -> 0x0") },
+	  "f3000 f6000", 0 },
+};
+
+static void ops_text(const struct nfswb_trace_ops *o, char c, char *buf,
+		     size_t len)
+{
+	for (size_t i = 0; i < o->count; i++) {
+		size_t n = strlen(buf);
+
+		snprintf(buf + n, len - n, "%s%c%" PRIu64, n ? " " : "", c,
+			 o->v[i].us);
+	}
+}
+
+static void test_pair_cases(void)
+{
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		struct nfswb_trace t;
+		char got[256] = "";
+
+		nfswb_trace_init(&t);
+		for (size_t k = 0; k < 6 && pairs[i].lines[k]; k++)
+			T_CHECK(nfswb_trace_feed(&t, "mem", (unsigned int)k + 1,
+						 pairs[i].lines[k],
+						 strlen(pairs[i].lines[k])) == 0,
+				"%s: feed", pairs[i].name);
+		nfswb_trace_finish(&t);
+		ops_text(&t.nfsd_write, 'w', got, sizeof(got));
+		ops_text(&t.nfsd_commit, 'c', got, sizeof(got));
+		ops_text(&t.fsync, 'f', got, sizeof(got));
+		T_CHECK(!strcmp(got, pairs[i].ops), "%s: ops \"%s\", want \"%s\"",
+			pairs[i].name, got, pairs[i].ops);
+		T_CHECK(t.unmatched == pairs[i].unmatched,
+			"%s: %" PRIu64 " unmatched, want %" PRIu64,
+			pairs[i].name, t.unmatched, pairs[i].unmatched);
+		nfswb_trace_free(&t);
+	}
+}
+
 int main(void)
 {
 	test_lines();
 	test_pairing();
+	test_pair_cases();
 	return t_result();
 }

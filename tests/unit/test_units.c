@@ -31,6 +31,11 @@ static const struct {
 	{ DUR, "18446744073709551615ms", 1, UINT64_MAX, NULL },
 	{ DUR, "18446744073709551616", 0, 0, "large" },
 	{ DUR, "18446744073709551615s", 0, 0, "large" },
+	/* the fraction's part alone carries past 2^64 (once 383 ms) */
+	{ DUR, "18446744073709551.999s", 0, 0, "large" },
+	{ DUR, "18446744073709551.615s", 1, UINT64_MAX, NULL },
+	{ DUR, "0.0015m", 1, 90, NULL },	/* 9 digits of fraction */
+	{ DUR, "0.000000001m", 1, 0, NULL },
 	{ DUR, "", 0, 0, "empty" },
 	{ DUR, "-1s", 0, 0, "negative" },
 	{ DUR, "s", 0, 0, "number" },
