@@ -94,9 +94,12 @@ static void test_permutations(void)
 					" want %" PRIu64, n, pct_x100[i],
 					s.pct_us[i], base + rank);
 			}
-			/* The direct call agrees, p=100 is the max. */
+			/* The direct call agrees: p=100 is the max, p=0 the min. */
 			T_CHECK(nfswb_lat_percentile(&l, 100.0) == base + n,
 				"p100");
+			T_CHECK(nfswb_lat_percentile(&l, 0.0) == base + 1,
+				"n=%" PRIu64 " p0: %" PRIu64, n,
+				nfswb_lat_percentile(&l, 0.0));
 			nfswb_lat_free(&l);
 		}
 	}
