@@ -71,6 +71,7 @@ wait_for 60 got_target ||
 [ "$(prom_query 'up{job="nfswbd"} == 1')" = "1 1" ] || fail "the nfswbd target is not up"
 want=$(json_get "$WORK/state/status.json" '.devices[0].target_bytes')
 got=$(prom_query "nfswb_target_bytes{bdi=\"$BDI\"}" | cut -d' ' -f2)
+[ "$want" = 209715200 ] || fail "status.json says target $want, not 2 s at 100 MiB/s"
 [ "$got" = "$want" ] || fail "Prometheus says target $got, status.json $want"
 
 # 3. Every panel of the dashboard returns data from this Prometheus.
