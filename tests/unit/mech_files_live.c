@@ -197,40 +197,47 @@ static void step(struct drive *dr, struct nfswb_policy_out *o)
  * of all recent writeout: with other disks busy, a fresh loop device's
  * share is small and the flusher takes the temp file, which the test
  * must see stay dirty.  A minimum share for the test's own device keeps
- * the flusher off; the setting outlives the loop file, so it is put back.
+ * the flusher off.  A loop device keeps its bdi settings from one attach
+ * to the next, so whatever an earlier user left (a max_ratio of 0 has
+ * been seen) is overridden too, and everything is put back at exit.
  */
-static char min_ratio_path[96], min_ratio_orig[32];
+static struct {
+	char path[96], orig[32];
+} bdi_saved[2];
 
-static void min_ratio_restore(void)
+static void bdi_restore(void)
 {
-	FILE *f;
+	for (int i = 1; i >= 0; i--) {
+		FILE *f;
 
-	if (!min_ratio_orig[0] || !(f = fopen(min_ratio_path, "we")))
-		return;
-	fputs(min_ratio_orig, f);
-	if (fclose(f))
-		fprintf(stderr, "%s: cannot restore %s", min_ratio_path,
-			min_ratio_orig);
-	min_ratio_orig[0] = '\0';
+		if (!bdi_saved[i].orig[0] ||
+		    !(f = fopen(bdi_saved[i].path, "we")))
+			continue;
+		fputs(bdi_saved[i].orig, f);
+		if (fclose(f))
+			fprintf(stderr, "%s: cannot restore %s",
+				bdi_saved[i].path, bdi_saved[i].orig);
+		bdi_saved[i].orig[0] = '\0';
+	}
 }
 
-static void min_ratio_set(const char *pct)
+static void bdi_set(int slot, const char *attr, const char *value)
 {
+	char *path = bdi_saved[slot].path, *orig = bdi_saved[slot].orig;
 	FILE *f;
 
-	snprintf(min_ratio_path, sizeof(min_ratio_path),
-		 "/sys/class/bdi/%s/min_ratio", fs.bdi);
-	f = fopen(min_ratio_path, "re");
-	if (!f || !fgets(min_ratio_orig, sizeof(min_ratio_orig), f)) {
-		fprintf(stderr, "%s: %s\n", min_ratio_path, strerror(errno));
-		T_SKIP("cannot read the loop device's min_ratio");
-	}
+	snprintf(path, sizeof(bdi_saved[slot].path), "/sys/class/bdi/%s/%s",
+		 fs.bdi, attr);
+	f = fopen(path, "re");
+	if (!f || !fgets(orig, sizeof(bdi_saved[slot].orig), f))
+		T_SKIP("cannot read %s: %s", path, strerror(errno));
 	fclose(f);
-	atexit(min_ratio_restore);
-	f = fopen(min_ratio_path, "we");
-	if (!f || fputs(pct, f) < 0 || fclose(f))
+	f = fopen(path, "we");
+	if (!f || fputs(value, f) < 0 || fclose(f)) {
+		orig[0] = '\0';
 		T_SKIP("cannot set %s to %s (other bdis hold the 100 %% "
-		       "min_ratio allows?)", min_ratio_path, pct);
+		       "min_ratio allows?)", path, value);
+	}
 }
 
 static uint64_t size_of(const char *path)
@@ -580,7 +587,9 @@ int main(void)
 	if (fd >= 0)
 		close(fd);
 	loopfs_setup(&fs, 1024, 1);
-	min_ratio_set("40");
+	atexit(bdi_restore);
+	bdi_set(0, "max_ratio", "100");
+	bdi_set(1, "min_ratio", "40");
 	test_target(true);
 	test_target(false);
 	test_bound_and_delete();
