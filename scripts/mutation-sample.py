@@ -215,8 +215,11 @@ def main():
                   flush=True)
         elif r in ("fail", "hang"):
             killed.append(m)
-            print("killed   %-34s %s%s" % (m.name, " ".join(m.tests),
-                                         " (hang)" if r == "hang" else ""),
+            # A kill the list did not expect may be a flaky test's.
+            print("killed   %-34s %s%s%s" % (m.name, " ".join(m.tests),
+                                           " (hang)" if r == "hang" else "",
+                                           " (listed as surviving: flaky?)"
+                                           if m.survives else ""),
                   flush=True)
         else:
             survived.append(m)
