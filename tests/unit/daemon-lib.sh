@@ -97,9 +97,13 @@ NFS_CONF="$WORK/nfs.conf"
 # bdi and sys (its /sys/class/bdi directory), skips where this machine
 # cannot (no root, no loop devices, a kernel without strict_limit and
 # max_ratio_fine).  The caller's cleanup detaches it.
-LOOP=
+LOOP= pre_strict= pre_ratio=
 loop_export() {
 	extra_cleanup() {
+		# The bdi outlives the attachment: what limit_daemon reset
+		# goes back, or the next user of the device inherits it.
+		[ -n "$pre_ratio" ] && echo "$pre_ratio" > "$sys/max_ratio_fine"
+		[ -n "$pre_strict" ] && echo "$pre_strict" > "$sys/strict_limit"
 		mountpoint -q "$WORK/mnt" && umount "$WORK/mnt"
 		[ -n "$LOOP" ] && losetup -d "$LOOP"
 	}
@@ -126,6 +130,8 @@ loop_export() {
 # nfswbd in the foreground as $pid, added to PIDS), limited and restored.
 limit_daemon() {
 	loop_export "$1"
+	pre_strict=$(cat "$sys/strict_limit") && pre_ratio=$(cat "$sys/max_ratio_fine") ||
+		skip "cannot read $sys"
 	echo 0 > "$sys/strict_limit"
 	echo "$2" > "$sys/max_ratio_fine"
 	orig_strict=$(cat "$sys/strict_limit")
