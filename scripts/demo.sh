@@ -39,7 +39,7 @@ for c in losetup mkfs.ext4 python3; do
 done
 
 # Ganesha in a network and mount namespace of its own (see there).
-. "$top/tests/unit/load_ganesha_lib.sh"
+. "$top/tests/ganesha/ganesha-lib.sh"
 g_isolate "$0" "$@"
 
 work=$(mktemp -d /var/tmp/nfswb-demo.XXXXXX) || fail "mktemp"

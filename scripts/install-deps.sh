@@ -13,7 +13,7 @@ packages=(
 	# tests on this machine
 	nfs-common e2fsprogs xfsprogs btrfs-progs fdisk util-linux procps python3 jq
 	nfs-ganesha nfs-ganesha-vfs rpcbind
-	# nfswbd's metrics: tests/unit/test_metrics_prometheus.sh
+	# nfswbd's metrics: tests/daemon/test_metrics_prometheus.sh
 	prometheus prometheus-node-exporter curl
 	# release checks: the Debian package, lintian, a fresh root to install it in
 	dpkg-dev debhelper fakeroot lintian mmdebstrap

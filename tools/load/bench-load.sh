@@ -17,7 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 LOAD=${1:-$here/nfswb-load}
 SIZE=${2:-256M}
 REPEATS=3
-. "$here/../../tests/unit/load_ganesha_lib.sh"
+. "$here/../../tests/ganesha/ganesha-lib.sh"
 g_isolate "$0" "$@"
 
 [ "$(id -u)" = 0 ] || { echo "bench-load: run as root (Ganesha, tmpfs)" >&2; exit 1; }

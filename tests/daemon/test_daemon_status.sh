@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# nfswbd --status: one screen per device from the running daemon's
+# status.json (read through lib's parser), --json as the document, and
+# clear errors for a state directory without a daemon or a broken file.
+. "${srcdir:-.}/daemon/daemon-lib.sh"
+
+echo "$WORK/export1 (background_time=2s)" > "$WORK/a.exports"
+"$NFSWBD" -F --dry-run -c "$WORK/a.exports" --nfs-conf "$NFS_CONF" \
+	--state-dir "$WORK/state" 2>"$WORK/err" &
+PIDS="$PIDS $!"
+wait_for 10 test -s "$WORK/state/status.json" ||
+	fail "no status.json within 10 s: $(cat "$WORK/err")"
+
+out=$("$NFSWBD" --status --state-dir "$WORK/state") || fail "--status failed"
+echo "$out"
+for want in "^nfswbd .*, pid [0-9]*, dry-run, interval 100ms$" \
+	"^  up          [0-9]*m[0-9]*s (since 20[0-9-]* [0-9:]*), status written [0-9.]* s ago$" \
+	"^  reloads     0$" "^  metrics     off$" "^  last error  none$" \
+	"^$BDI  " "^  exports     $WORK/export1$" "^  mode        auto" \
+	"^  bandwidth   .*/s (cold" "^  target      64MiB " "^  kicks       0 " \
+	"^  errors      0$"; do
+	echo "$out" | grep -q -- "$want" || fail "--status lacks '$want'"
+done
+"$NFSWBD" --status --json --state-dir "$WORK/state" > "$WORK/st.json" ||
+	fail "--status --json failed"
+[ "$(json_get "$WORK/st.json" '.devices[0].bdi')" = "$BDI" ] ||
+	fail "--status --json is not the status document"
+
+# A failed reload, then a good one: counted, dated, the error kept.
+pid=${PIDS# }
+echo "/nonexistent/x (mode=bogus)" >> "$WORK/a.exports"
+kill -HUP "$pid"
+failed() { json_get "$WORK/state/status.json" .failed_reloads | grep -qx 1; }
+wait_for 10 failed || fail "a failed reload is not counted in status.json"
+echo "$WORK/export1 (background_time=2s)" > "$WORK/a.exports"
+kill -HUP "$pid"
+reloaded() { json_get "$WORK/state/status.json" .reloads | grep -qx 1; }
+wait_for 10 reloaded || fail "a reload is not counted in status.json"
+out=$("$NFSWBD" --status --state-dir "$WORK/state") || fail "--status failed"
+echo "$out" | grep -q "^  reloads     1, last 20[0-9-]* [0-9:]*, 1 failed (previous configuration kept)$" ||
+	fail "--status after reloads: $out"
+echo "$out" | grep -q "^  last error  20[0-9-]* [0-9:]*: reload failed with 1 error(s)" ||
+	fail "--status does not show the last error: $out"
+json_get "$WORK/state/status.json" '(.time_s - .start_time_s) >= 0 and .time_s > 1600000000 and (.last_reload_s >= .start_time_s) and (.last_error.message | test("reload failed"))' |
+	grep -qx true || fail "status.json run fields: $(jq -c '{time_s,start_time_s,last_reload_s,last_error}' "$WORK/state/status.json")"
+
+"$NFSWBD" --status --state-dir "$WORK/none" 2>"$WORK/err.none"
+[ $? = 1 ] || fail "no daemon: exit is not 1"
+grep -q "is nfswbd running" "$WORK/err.none" || fail "no daemon: $(cat "$WORK/err.none")"
+mkdir "$WORK/bad"
+printf '{"devices": [{"bdi": "8:0",\n "exports": [}' > "$WORK/bad/status.json"
+"$NFSWBD" --status --state-dir "$WORK/bad" 2>"$WORK/err.bad"
+[ $? = 2 ] || fail "broken status.json: exit is not 2"
+grep -q "status.json:2: not nfswbd's status (byte 41: unexpected character)" "$WORK/err.bad" ||
+	fail "broken status.json: $(cat "$WORK/err.bad")"
+exit 0
