@@ -256,10 +256,22 @@ static void child_churn(void)
 	}
 }
 
+/* Whether a fake attribute was left empty by a kill mid-write. */
+static bool torn_file(void)
+{
+	char buf[256];
+	int i;
+
+	for (i = 0; i < NFILES; i++)
+		if (get_file(files[i], buf, sizeof(buf)) && !buf[0])
+			return true;
+	return false;
+}
+
 static void test_kill9_loop(void)
 {
 	const char *env = getenv("NFSWB_KILL_LOOPS");
-	int loops = env ? atoi(env) : 30, i, st, bad = 0;
+	int loops = env ? atoi(env) : 30, i, st, bad = 0, torn = 0;
 	struct nfswb_restore *r;
 
 	reset_files();
@@ -267,6 +279,17 @@ static void test_kill9_loop(void)
 	for (i = 0; i < loops; i++) {
 		st = t_fork_and_kill(child_churn, 1, 20);
 		T_CHECK(!st, "child ended by itself: status %d", st);
+		/* The fake attributes are plain files: a kill between the
+		 * O_TRUNC and the write leaves one empty, which a sysfs
+		 * store (one call, all or nothing) cannot.  Such a round
+		 * tests the fake, not the journal: count it apart and
+		 * start the next from clean files. */
+		if (torn_file()) {
+			fprintf(stderr, "round %d: torn write in the fake sysfs, not counted\n", i);
+			torn++;
+			reset_files();
+			continue;
+		}
 		r = t_journal_open_root(statedir, tmpdir);
 		if (count_changed(true)) {
 			fprintf(stderr, "round %d: values not restored\n", i);
@@ -276,6 +299,8 @@ static void test_kill9_loop(void)
 	}
 	T_CHECK(bad == 0, "%d of %d kill -9 rounds left values changed",
 		bad, loops);
+	T_CHECK(torn <= loops / 2, "%d of %d rounds torn: too few tested",
+		torn, loops);
 }
 
 /* ---- what the journal may name, and how its records merge ---- */
