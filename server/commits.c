@@ -162,6 +162,48 @@ static struct series *series_of(struct nfswbd_commits *c, const char *bdi,
 	return &c->series[c->nseries++];
 }
 
+/*
+ * Every export of file system @dev, comma-separated into @names (the
+ * kernel's probe names the file's device, not the export); the first one.
+ */
+static const struct export_dev *dev_names(const struct nfswbd_commits *c,
+					  dev_t dev, char *names, size_t size)
+{
+	const struct export_dev *first = NULL;
+	size_t len = 0;
+
+	names[0] = '\0';
+	for (size_t i = 0; i < c->nexports; i++) {
+		if (c->exports[i].dev != dev)
+			continue;
+		if (!first)
+			first = &c->exports[i];
+		len += (size_t)snprintf(names + len, len < size ? size - len : 0,
+					"%s%s", len ? "," : "",
+					c->exports[i].path);
+	}
+	return first;
+}
+
+/*
+ * A series for every configured export from the start, at zero: a
+ * histogram that first appears with all its COMMITs in it shows no
+ * increase to rate(), and its quantiles read NaN.
+ */
+static void known_series(struct nfswbd_commits *c)
+{
+	char names[PATH_MAX];
+
+	for (size_t i = 0; i < c->nexports; i++) {
+		const struct export_dev *x = &c->exports[i];
+
+		if (c->server_pid)	/* a userspace server: by fd, per path */
+			series_of(c, x->bdi, x->path);
+		else if (dev_names(c, x->dev, names, sizeof(names)) == x)
+			series_of(c, x->bdi, names);
+	}
+}
+
 /* Label the COMMIT with its export, by device or by the synced file. */
 static void on_commit(const struct nfswb_trace_op *op,
 		      enum nfswb_commit_source src, void *arg)
@@ -174,21 +216,8 @@ static void on_commit(const struct nfswb_trace_op *op,
 
 	(void)src;
 	if (op->has_file) {
-		dev_t dev = makedev(op->dev_major, op->dev_minor);
-		size_t len = 0;
-
-		/* Every export of that file system: the probe cannot tell. */
-		for (size_t i = 0; i < c->nexports; i++) {
-			if (c->exports[i].dev != dev)
-				continue;
-			if (!x)
-				x = &c->exports[i];
-			len += (size_t)snprintf(names + len,
-						len < sizeof(names) ?
-						sizeof(names) - len : 0,
-						"%s%s", len ? "," : "",
-						c->exports[i].path);
-		}
+		x = dev_names(c, makedev(op->dev_major, op->dev_minor), names,
+			      sizeof(names));
 	} else if (op->has_fd) {
 		char link[64], path[PATH_MAX];
 		ssize_t n;
@@ -336,6 +365,7 @@ int nfswbd_commits_start(const struct nfswbd_settings *s,
 		return -1;
 	}
 	nfswbd_commits_exports(c, t);
+	known_series(c);
 	xlog(L_NOTICE, "commit latency from %s", c->cap.commit_source);
 	*out = c;
 	return 0;
