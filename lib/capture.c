@@ -23,6 +23,7 @@
 #include <tracefs.h>
 
 #include "capture.h"
+#include "probeargs.h"
 
 /* Kprobe systems are "nfswb_PID": a dash is not allowed there. */
 #define PROBE_PREFIX	"nfswb_"
@@ -185,28 +186,50 @@ static int follow_process(struct nfswb_capture *c, int pid)
 }
 
 /*
- * The kprobe/kretprobe pair on nfsd_commit, which every NFS version's
- * COMMIT calls, for kernels without the nfsd_commit tracepoints.  With
- * BTF the entry reads the xid and the file's device and inode (per
- * export); without, the pair still times every COMMIT.  Made with
- * libtracefs' dynamic-event API, destroyed again in capture_close().
- * Return: true if the pair is enabled; else @c->commit_source says why.
+ * An entry kprobe on nfsd_commit reading the xid and the file (device,
+ * inode, owner), with the first of @args' forms this kernel takes (BTF
+ * names, the offsets of a kernel without BTF); with @bare, a probe
+ * without arguments if none is taken.  Return: the probe, or NULL.
  */
-static bool probe_commit(struct nfswb_capture *c)
+static struct tracefs_dynevent *
+commit_entry_probe(struct nfswb_capture *c, const char *event,
+		   const struct nfswb_probe_args *args, bool bare,
+		   const char **how)
 {
-	/* Most to least: a kernel may lack BTF, or "." member access. */
-	static const char *const entry_formats[] = {
-		"xid_be=rqstp->rq_xid:x32 "
-		"dev=nf->nf_file->f_inode->i_sb->s_dev:u32 "
-		"ino=nf->nf_file->f_inode->i_ino:u64 "
-		"uid=nf->nf_file->f_inode->i_uid.val:u32",
-		"xid_be=rqstp->rq_xid:x32 "
-		"dev=nf->nf_file->f_inode->i_sb->s_dev:u32 "
-		"ino=nf->nf_file->f_inode->i_ino:u64",
-		NULL,
-	};
-	size_t nformats = sizeof(entry_formats) / sizeof(entry_formats[0]);
-	bool with_file = false;
+	for (size_t i = 0; i <= args->count; i++) {
+		struct tracefs_dynevent *ev;
+
+		if (i == args->count && !bare)
+			break;
+		ev = tracefs_kprobe_alloc(c->probe_system, event,
+					  "nfsd_commit",
+					  i < args->count ? args->v[i] : NULL);
+		if (ev && tracefs_dynevent_create(ev) == 0) {
+			*how = i == args->count ? "no BTF or probe offsets, "
+				"so no xid or file" : args->from_offsets[i] ?
+				"the file's device, inode and owner, by "
+				"probe offsets" : "the file's device, inode "
+				"and owner, by BTF";
+			return ev;
+		}
+		tracefs_dynevent_free(ev);
+	}
+	return NULL;
+}
+
+/*
+ * The kprobe/kretprobe pair on nfsd_commit, which every NFS version's
+ * COMMIT calls, for kernels without the nfsd_commit tracepoints.  The
+ * entry reads the xid and the file (per export) where BTF or @offsets
+ * say where they are; without, the pair still times every COMMIT.
+ * Made with libtracefs' dynamic-event API, destroyed again in
+ * capture_close().  Return: true if the pair is enabled; else
+ * @c->commit_source says why.
+ */
+static bool probe_commit(struct nfswb_capture *c,
+			 const struct nfswb_probe_args *args)
+{
+	const char *how = "";
 
 	if (!tracefs_file_exists(NULL, "kprobe_events")) {
 		snprintf(c->commit_source, sizeof(c->commit_source),
@@ -214,21 +237,8 @@ static bool probe_commit(struct nfswb_capture *c)
 			 "events (CONFIG_KPROBE_EVENTS)");
 		return false;
 	}
-	snprintf(c->probe_system, sizeof(c->probe_system), PROBE_PREFIX "%d",
-		 (int)getpid());
-	for (size_t i = 0; i < nformats && !c->probes[0]; i++) {
-		struct tracefs_dynevent *ev;
-
-		ev = tracefs_kprobe_alloc(c->probe_system,
-					  "nfswb_commit_entry", "nfsd_commit",
-					  entry_formats[i]);
-		if (ev && tracefs_dynevent_create(ev) == 0) {
-			c->probes[0] = ev;
-			with_file = i + 1 < nformats;
-		} else {
-			tracefs_dynevent_free(ev);
-		}
-	}
+	c->probes[0] = commit_entry_probe(c, "nfswb_commit_entry", args, true,
+					  &how);
 	if (c->probes[0]) {
 		c->probes[1] = tracefs_kretprobe_alloc(c->probe_system,
 						       "nfswb_commit_exit",
@@ -248,10 +258,33 @@ static bool probe_commit(struct nfswb_capture *c)
 		return false;
 	}
 	snprintf(c->commit_source, sizeof(c->commit_source),
-		 "kprobe:nfsd_commit (every NFS version%s)", with_file ?
-		 "; the file's device, inode and owner" :
-		 "; no BTF, so no xid or file");
+		 "kprobe:nfsd_commit (every NFS version; %s)", how);
 	return true;
+}
+
+/*
+ * Beside the nfsd_commit tracepoints, which name the file only by a hash
+ * of its handle: an entry kprobe on nfsd_commit that reads the file's
+ * device, inode and owner, so that COMMITs map to exports.  Fires on the
+ * same thread just before nfsd_commit_start (lib/trace.c joins them).
+ */
+static void probe_commit_file(struct nfswb_capture *c,
+			      const struct nfswb_probe_args *args)
+{
+	const char *how = "";
+	size_t n = strlen(c->commit_source);
+
+	if (tracefs_file_exists(NULL, "kprobe_events"))
+		c->probes[0] = commit_entry_probe(c, "nfswb_commit_file", args,
+						  false, &how);
+	if (c->probes[0] && enable(c, c->probe_system, "nfswb_commit_file"))
+		snprintf(c->commit_source + n, sizeof(c->commit_source) - n,
+			 "; files from kprobe:nfsd_commit (%s)", how);
+	else
+		snprintf(c->commit_source + n, sizeof(c->commit_source) - n,
+			 "; no file per COMMIT (%s)", c->probes[0] ?
+			 "its kprobe cannot be enabled" : "no kprobe on "
+			 "nfsd_commit with BTF or probe offsets");
 }
 
 static int enable_fsync(struct nfswb_capture *c, int pid)
@@ -277,9 +310,11 @@ static int enable_fsync(struct nfswb_capture *c, int pid)
 }
 
 int nfswb_capture_open(struct nfswb_capture *c, const char *prefix,
-		       unsigned int flags, int server_pid, char *const *extra,
-		       size_t nextra)
+		       unsigned int flags, int server_pid,
+		       const struct nfswb_probe_offsets *offsets,
+		       char *const *extra, size_t nextra)
 {
+	struct nfswb_probe_args args;
 	/* The second column: wanted with NFSWB_CAPTURE_COMMITS_ONLY too. */
 	static const struct { const char *sys, *ev; bool commit; } events[] = {
 		{ "sunrpc", "svc_stats_latency", false },
@@ -302,6 +337,9 @@ int nfswb_capture_open(struct nfswb_capture *c, const char *prefix,
 	}
 	remove_stale(dir, prefix);
 	remove_stale_probes();
+	nfswb_probe_args(offsets, &args);
+	snprintf(c->probe_system, sizeof(c->probe_system), PROBE_PREFIX "%d",
+		 (int)getpid());
 	snprintf(c->name, sizeof(c->name), "%s%d", prefix, (int)getpid());
 	c->inst = tracefs_instance_create(c->name);
 	if (!c->inst) {
@@ -332,8 +370,9 @@ int nfswb_capture_open(struct nfswb_capture *c, const char *prefix,
 					     "nfsd_commit_start", "enable")) {
 		snprintf(c->commit_source, sizeof(c->commit_source),
 			 "nfsd:nfsd_commit_start/done (every NFS version)");
+		probe_commit_file(c, &args);
 	} else {
-		probe_commit(c);
+		probe_commit(c, &args);
 	}
 	for (size_t i = 0; i < nextra; i++) {
 		char sys[64];

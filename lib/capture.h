@@ -16,16 +16,20 @@
 
 struct tracefs_instance;
 struct tracefs_dynevent;
+struct nfswb_probe_offsets;
 
 /* Only what times COMMIT: no svc_stats_latency, WRITE or kick events. */
 #define NFSWB_CAPTURE_COMMITS_ONLY	0x1
 
 struct nfswb_capture {
 	struct tracefs_instance *inst;
-	/* nfswb_commit_entry/_exit on nfsd_commit, system nfswb_PID */
+	/*
+	 * nfswb_commit_entry/_exit on nfsd_commit, or nfswb_commit_file
+	 * beside its tracepoints; system nfswb_PID
+	 */
 	struct tracefs_dynevent *probes[2];
 	char probe_system[32];
-	char commit_source[160];	/* what times COMMITs, for headers */
+	char commit_source[256];	/* what times COMMITs, for headers */
 	int fd;				/* the instance's trace_pipe */
 	char name[64];
 	bool clock_local;		/* "mono" clock refused */
@@ -44,6 +48,7 @@ struct nfswb_capture {
  * @server_pid: a userspace NFS server (Ganesha) whose fsync/fdatasync
  *	calls time its COMMITs, or 0; the instance then records only that
  *	process and the threads it starts
+ * @offsets: struct offsets for the kprobe on a kernel without BTF, or NULL
  * @extra: more events to enable, "SYSTEM:EVENT" each
  * @nextra: how many
  *
@@ -55,8 +60,9 @@ struct nfswb_capture {
  * Return: 0, or -1 with the reason in @c->why (nothing left behind).
  */
 int nfswb_capture_open(struct nfswb_capture *c, const char *prefix,
-		       unsigned int flags, int server_pid, char *const *extra,
-		       size_t nextra);
+		       unsigned int flags, int server_pid,
+		       const struct nfswb_probe_offsets *offsets,
+		       char *const *extra, size_t nextra);
 
 /**
  * nfswb_capture_read() - text from the instance's trace_pipe

@@ -36,6 +36,7 @@ struct nfswb_trace_pending {
 	int fd;
 	double ts;
 	uint64_t len;
+	bool has_xid;			/* kprobe: read the xid */
 	bool has_file;			/* kprobe: dev/ino */
 	bool has_uid;
 	uint32_t uid;
@@ -177,14 +178,14 @@ static int parse_export(char *p, struct nfswb_trace_event *ev,
  * dev=N ino=N" and "(nfsd3_proc_commit+0x.. <- nfsd_commit) ret=0x0".
  * The fields are there when the kernel could resolve them (BTF).
  */
-static int parse_kcommit(const char *fields, bool entry,
+static int parse_kcommit(const char *fields, enum nfswb_trace_kind kind,
 			 struct nfswb_trace_event *ev, const char **why)
 {
 	uint64_t v, dev, ino;
 	char buf[32];
 
-	ev->kind = entry ? NFSWB_TEV_KCOMMIT_ENTRY : NFSWB_TEV_KCOMMIT_EXIT;
-	if (!entry)
+	ev->kind = kind;
+	if (kind == NFSWB_TEV_KCOMMIT_EXIT)
 		return 1;
 	if (get_field(fields, "xid_be", buf, sizeof(buf))) {
 		if (strncmp(buf, "0x", 2) || parse_u64(buf + 2, 16, &v) ||
@@ -460,9 +461,11 @@ static int parse_event(char *p, struct nfswb_trace_event *ev,
 	if (IS("sys_exit"))
 		return parse_raw_syscall(fields, false, ev, why);
 	if (IS("nfswb_commit_entry"))
-		return parse_kcommit(fields, true, ev, why);
+		return parse_kcommit(fields, NFSWB_TEV_KCOMMIT_ENTRY, ev, why);
 	if (IS("nfswb_commit_exit"))
-		return parse_kcommit(fields, false, ev, why);
+		return parse_kcommit(fields, NFSWB_TEV_KCOMMIT_EXIT, ev, why);
+	if (IS("nfswb_commit_file"))
+		return parse_kcommit(fields, NFSWB_TEV_KCOMMIT_FILE, ev, why);
 	if (IS("wb_bg_time_kick")) {
 		get_field(fields, "bdi", ev->bdi, sizeof(ev->bdi));
 		ev->kind = NFSWB_TEV_BG_KICK;
@@ -606,6 +609,7 @@ static int pending_add(struct nfswb_trace *t, const struct nfswb_trace_event *ev
 	pe->len = ev->len;
 	pe->has_fd = ev->has_fd;
 	pe->fd = ev->fd;
+	pe->has_xid = ev->has_xid;
 	pe->has_file = ev->has_file;
 	pe->has_uid = ev->has_uid;
 	pe->uid = ev->uid;
@@ -622,7 +626,8 @@ static int pending_take(struct nfswb_trace *t, enum nfswb_trace_kind start,
 {
 	/* A syscall or a function returns on the thread that entered it. */
 	bool by_pid = start == NFSWB_TEV_FSYNC_ENTER ||
-		      start == NFSWB_TEV_KCOMMIT_ENTRY;
+		      start == NFSWB_TEV_KCOMMIT_ENTRY ||
+		      start == NFSWB_TEV_KCOMMIT_FILE;
 
 	/* Newest first: a thread's latest start is the one finishing. */
 	for (size_t i = t->npending; i-- > 0;) {
@@ -632,6 +637,10 @@ static int pending_take(struct nfswb_trace *t, enum nfswb_trace_kind start,
 			continue;
 		if (by_pid ? pe->pid != ev->pid :
 			     pe->xid != ev->xid || pe->fh_hash != ev->fh_hash)
+			continue;
+		/* A file probe that read the xid names only that request. */
+		if (start == NFSWB_TEV_KCOMMIT_FILE && pe->has_xid &&
+		    pe->xid != ev->xid)
 			continue;
 		*out = *pe;
 		memmove(pe, pe + 1, (t->npending - i - 1) * sizeof(*pe));
@@ -665,21 +674,43 @@ static int add_pair(struct nfswb_trace *t, struct nfswb_trace_ops *ops,
 	op.pid = ev->pid;
 	op.has_fd = pe.has_fd;
 	op.fd = pe.fd;
+	/*
+	 * The file, as the kprobe entry read it (the exit knows nothing),
+	 * or as the file probe before an nfsd_commit_start did.
+	 */
+	op.has_file = pe.has_file;
+	op.has_uid = pe.has_uid;
+	op.uid = pe.uid;
+	op.dev_major = pe.dev_major;
+	op.dev_minor = pe.dev_minor;
+	op.ino = pe.ino;
 	if (start == NFSWB_TEV_KCOMMIT_ENTRY) {
-		/* The exit knows nothing; what the entry read is the op's. */
 		op.xid = pe.xid;
-		op.has_file = pe.has_file;
-		op.has_uid = pe.has_uid;
-		op.uid = pe.uid;
-		op.dev_major = pe.dev_major;
-		op.dev_minor = pe.dev_minor;
-		op.ino = pe.ino;
 	} else {
 		op.xid = ev->xid;
 		op.fh_hash = ev->fh_hash;
 		op.has_fh = start != NFSWB_TEV_FSYNC_ENTER;
 	}
 	return ops_add(ops, &op);
+}
+
+/*
+ * nfsd_commit_start: the file probe that fired just before on the same
+ * thread, if any, names its file.
+ */
+static int commit_start(struct nfswb_trace *t, struct nfswb_trace_event *ev)
+{
+	struct nfswb_trace_pending pe;
+
+	if (!pending_take(t, NFSWB_TEV_KCOMMIT_FILE, ev, &pe)) {
+		ev->has_file = pe.has_file;
+		ev->has_uid = pe.has_uid;
+		ev->uid = pe.uid;
+		ev->dev_major = pe.dev_major;
+		ev->dev_minor = pe.dev_minor;
+		ev->ino = pe.ino;
+	}
+	return pending_add(t, ev);
 }
 
 static int add_bad(struct nfswb_trace *t, const char *file,
@@ -736,9 +767,11 @@ int nfswb_trace_feed(struct nfswb_trace *t, const char *file,
 		op.client = c;
 		return ops_add(ev.proc[0] == 'C' ? &t->rpc_commit :
 						   &t->rpc_write, &op);
-	case NFSWB_TEV_WRITE_START:
 	case NFSWB_TEV_COMMIT_START:
+		return commit_start(t, &ev);
+	case NFSWB_TEV_WRITE_START:
 	case NFSWB_TEV_FSYNC_ENTER:
+	case NFSWB_TEV_KCOMMIT_FILE:
 		return pending_add(t, &ev);
 	case NFSWB_TEV_WRITE_DONE:
 		return add_pair(t, &t->nfsd_write, NFSWB_TEV_WRITE_START, &ev);

@@ -16,6 +16,9 @@
  *	(the file's owner; dev is the
  *	kernel's s_dev, MAJOR << 20 | MINOR; xid_be the xid's bytes as a
  *	little-endian u32); every NFS version's COMMIT goes through it
+ *   nfswb_commit_file: the same entry kprobe, made beside the nfsd_commit
+ *	tracepoints to name the file of the nfsd_commit_start that follows
+ *	on the same thread (the tracepoints carry only a hash of the handle)
  *
  * and nfswb's own comment lines, which carry samples taken beside the
  * trace (documented in nfswb-report(1)):
@@ -53,6 +56,7 @@ enum nfswb_trace_kind {
 	NFSWB_TEV_KCOMMIT_ENTRY,	/* kprobe on nfsd_commit */
 	NFSWB_TEV_KCOMMIT_EXIT,		/* its kretprobe */
 	NFSWB_TEV_EXPORT,	/* "# nfswb-export" */
+	NFSWB_TEV_KCOMMIT_FILE,	/* entry kprobe beside the tracepoints */
 };
 
 #define NFSWB_TRACE_ADDR_LEN	64
@@ -119,7 +123,7 @@ struct nfswb_trace_op {
 	uint32_t xid;
 	uint32_t fh_hash;
 	bool has_fh;		/* fh_hash known (nfsd events) */
-	bool has_file;		/* dev/ino known (kprobe) */
+	bool has_file;		/* dev/ino known (kprobe, or nfswb_commit_file) */
 	bool has_uid;		/* the file's owner known (kprobe) */
 	uint32_t uid;
 	uint32_t dev_major, dev_minor;

@@ -352,8 +352,9 @@ int nfswbd_commits_start(const struct nfswbd_settings *s,
 	}
 	nfswb_trace_init(&c->trace);
 	c->server_pid = pid;
+	/* A kernel without BTF: COMMITs stay per server, not per export. */
 	if (nfswb_capture_open(&c->cap, "nfswbd-", NFSWB_CAPTURE_COMMITS_ONLY,
-			       pid, NULL, 0) < 0) {
+			       pid, NULL, NULL, 0) < 0) {
 		xlog(L_ERROR, "commit latency: %s", c->cap.why);
 		nfswbd_commits_stop(c);
 		return -1;

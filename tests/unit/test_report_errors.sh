@@ -4,7 +4,8 @@
 # line (/dev/zero) fails in bounded memory and names the line, a directory
 # is named as one, output that cannot be written (/dev/full) fails every
 # subcommand, and a status.json number no count can have (-1e999) is
-# refused rather than printed as 8388608 TiB.
+# refused rather than printed as 8388608 TiB, and a bad --probe-offsets
+# file is a usage error naming its line.
 . "${srcdir:-.}/unit/report-lib.sh"
 
 trace=$work/t.trace
@@ -128,4 +129,17 @@ JSON
 	check "dirty_bytes $v is not printed as a size" \
 		sh -c "! grep -q 'TiB\|EiB' '$work/out'"
 done
+# 5. A probe-offsets file that is not one is a usage error naming its
+# line, before any tracefs is touched (the host has no kprobe events).
+printf 'svc_rqst.rq_xid=11384\nnfsd_file.nf_file=24x\n' > "$work/offsets"
+for sub in record live; do
+	"$report" $sub -P "$work/offsets" >"$work/out" 2>&1
+	rc=$?
+	check "$sub -P (bad line): exit 2 (got $rc)" test $rc = 2
+	check "$sub -P names the line: $(head -1 "$work/out")" \
+		grep -q "offsets:2: nfsd_file.nf_file: not a byte offset" "$work/out"
+done
+"$report" record -P "$work" >"$work/out" 2>&1
+check "record -P DIR is refused as a directory: $(head -1 "$work/out")" \
+	grep -q "Is a directory" "$work/out"
 exit $fail

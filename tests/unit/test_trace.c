@@ -275,10 +275,66 @@ static void test_pair_cases(void)
 	}
 }
 
+/*
+ * Beside the nfsd_commit tracepoints, the entry kprobe nfswb_commit_file
+ * names the file of the nfsd_commit_start that follows on its thread:
+ * the COMMIT gets its device and inode (so an export); a probe of
+ * another thread or another xid does not give its file away.
+ */
+static void test_commit_file(void)
+{
+#define K(pid, ts, xid_be, dev, ino) "nfsd-" pid " [000] ..... " ts \
+	": nfswb_commit_file: (nfsd_commit+0x0/0x1f0) xid_be=" xid_be \
+	" dev=" dev " ino=" ino " uid=1000"
+#define C(pid, ts, ev, xid) "nfsd-" pid " [000] ..... " ts ": nfsd_commit_" \
+	ev ": xid=" xid " fh_hash=0xa offset=0 len=0"
+	static const char *const lines[] = {
+		/* 254:0 is 266338304; thread 1, xid 1 */
+		K("1", "1.000", "0x01000000", "266338304", "12"),
+		C("1", "1.001", "start", "0x00000001"),
+		/* thread 2's probe, then thread 3's COMMIT: no file */
+		K("2", "1.002", "0x02000000", "266338305", "13"),
+		C("3", "1.003", "start", "0x00000003"),
+		/* thread 2's COMMIT of another xid: not its probe's file */
+		C("2", "1.004", "start", "0x00000004"),
+		C("1", "1.010", "done", "0x00000001"),
+		C("3", "1.020", "done", "0x00000003"),
+		C("2", "1.030", "done", "0x00000004"),
+	};
+	struct nfswb_trace t;
+
+	nfswb_trace_init(&t);
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		T_CHECK(nfswb_trace_feed(&t, "mem", (unsigned int)i + 1,
+					 lines[i], strlen(lines[i])) == 0,
+			"feed %zu", i);
+	T_CHECK(t.nbad == 0, "%" PRIu64 " bad lines", t.nbad);
+	nfswb_trace_finish(&t);
+	T_CHECK(t.nfsd_commit.count == 3, "%zu COMMITs", t.nfsd_commit.count);
+	T_CHECK(t.kprobe_commit.count == 0, "the file probe is no timer");
+	if (t.nfsd_commit.count == 3) {
+		const struct nfswb_trace_op *a = &t.nfsd_commit.v[0];
+
+		T_CHECK(a->xid == 1 && a->has_file && a->dev_major == 254 &&
+			a->dev_minor == 0 && a->ino == 12 && a->has_uid &&
+			a->uid == 1000 && a->us == 9000,
+			"xid 1: file %d %u:%u ino %" PRIu64 " %" PRIu64 " us",
+			a->has_file, a->dev_major, a->dev_minor, a->ino, a->us);
+		T_CHECK(!t.nfsd_commit.v[1].has_file, "another thread's file");
+		T_CHECK(!t.nfsd_commit.v[2].has_file, "another xid's file");
+	}
+	/* Thread 2's probe found no COMMIT of its xid. */
+	T_CHECK(t.unmatched == 1, "%" PRIu64 " unmatched", t.unmatched);
+	nfswb_trace_free(&t);
+#undef K
+#undef C
+}
+
 int main(void)
 {
 	test_lines();
 	test_pairing();
 	test_pair_cases();
+	test_commit_file();
 	return t_result();
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "probeargs.h"
 #include "clock.h"
 #include "sample.h"
 #include "report.h"
@@ -150,6 +151,7 @@ static int feed_chunk(struct nfswb_trace *t, char *carry, size_t *ncarry,
 static int live_run(int argc, char **argv)
 {
 	const char *status = NULL, *why;
+	struct nfswb_probe_offsets offsets = { 0 };
 	uint64_t interval_ms = 1000;
 	long count = 0, pid = 0;
 	bool trace = true, tty = isatty(STDOUT_FILENO);
@@ -186,6 +188,11 @@ static int live_run(int argc, char **argv)
 		case 's':
 			status = optarg;
 			break;
+		case 'P':
+			if (report_opt_probe_offsets(&report_live_cmd, optarg,
+						     &offsets))
+				return REPORT_EXIT_USAGE;
+			break;
 		case 'T':
 			trace = false;
 			break;
@@ -205,7 +212,7 @@ static int live_run(int argc, char **argv)
 	capture_signals();
 	nfswb_trace_init(&t);
 	if (trace && nfswb_capture_open(&cap, "nfswb-report-", 0,
-					 (int)pid, NULL, 0)) {
+					 (int)pid, &offsets, NULL, 0)) {
 		report_err("live", "%s", cap.why);
 		if (!status)
 			goto out;
@@ -295,7 +302,7 @@ out:
 
 const struct report_cmd report_live_cmd = {
 	.name = "live",
-	.args = "[-i INTERVAL] [-n COUNT] [-p PID] [-s STATUS] [-T]",
+	.args = "[-i INTERVAL] [-n COUNT] [-p PID] [-s STATUS] [-P OFFSETS] [-T]",
 	.oneline = "refresh every second, like top",
 	.about = "Refresh every INTERVAL (default 1s) with COMMIT and WRITE latency "
 		 "over the last\n"
@@ -308,6 +315,9 @@ const struct report_cmd report_live_cmd = {
 		{ 'p', "pid", "PID", "also time fsync/fdatasync of a userspace "
 		  "server" },
 		{ 's', "status", "FILE", "nfswbd's status.json" },
+		{ 'P', "probe-offsets", "FILE", "struct offsets for the "
+		  "nfsd_commit kprobe on a kernel\nwithout BTF (see "
+		  "nfswb-report(1))" },
 		{ 'T', "no-trace", NULL, "status.json only, no tracefs" },
 		{ 0 },
 	},

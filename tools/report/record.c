@@ -18,6 +18,7 @@
 #include <sys/sysmacros.h>
 
 #include "capture.h"
+#include "probeargs.h"
 #include "clock.h"
 #include "sample.h"
 #include "etab.h"
@@ -61,12 +62,23 @@ static void write_header(FILE *out, const struct nfswb_capture *c)
 	write_exports(out);
 }
 
+int report_opt_probe_offsets(const struct report_cmd *cmd, const char *file,
+			     struct nfswb_probe_offsets *o)
+{
+	char why[512];
+
+	if (!nfswb_probe_offsets_load(file, o, why, sizeof(why)))
+		return 0;
+	return report_usage(cmd, "--probe-offsets %s", why);
+}
+
 static int record_run(int argc, char **argv)
 {
 	const char *output = NULL, *bdi = NULL, *status = NULL, *why;
 	char *extra[NFSWB_CAPTURE_MAX_EVENTS / 2];
 	size_t nextra = 0;
 	uint64_t duration_ms = 0;
+	struct nfswb_probe_offsets offsets = { 0 };
 	struct nfswb_capture cap;
 	double start, next_sample;
 	static char buf[65536];
@@ -99,6 +111,11 @@ static int record_run(int argc, char **argv)
 			break;
 		case 's':
 			status = optarg;
+			break;
+		case 'P':
+			if (report_opt_probe_offsets(&report_record_cmd, optarg,
+						     &offsets))
+				return REPORT_EXIT_USAGE;
 			break;
 		case 'e':
 			if (nextra == NFSWB_CAPTURE_MAX_EVENTS / 2)
@@ -134,7 +151,7 @@ static int record_run(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (nfswb_capture_open(&cap, "nfswb-report-", 0, pid, extra,
+	if (nfswb_capture_open(&cap, "nfswb-report-", 0, pid, &offsets, extra,
 			       nextra)) {
 		report_err("record", "%s", cap.why);
 		/*
@@ -210,7 +227,7 @@ out:
 const struct report_cmd report_record_cmd = {
 	.name = "record",
 	.args = "[-o FILE] [-d DURATION] [-p PID] [-b BDI] [-s STATUS] "
-		"[-e SYSTEM:EVENT]...",
+		"[-P OFFSETS] [-e SYSTEM:EVENT]...",
 	.oneline = "capture NFS server events into ftrace text",
 	.about = "Capture sunrpc:svc_stats_latency, nfsd:nfsd_write_start/done, "
 		 "nfsd:nfsd_commit_start/done\n"
@@ -231,6 +248,10 @@ const struct report_cmd report_record_cmd = {
 		  "stats every second" },
 		{ 's', "status", "FILE", "sample nfswbd's status.json every "
 		  "second" },
+		{ 'P', "probe-offsets", "FILE", "struct offsets for the "
+		  "nfsd_commit kprobe on a kernel\nwithout BTF, so that "
+		  "COMMITs map to exports (see\nPROBE OFFSETS in "
+		  "nfswb-report(1))" },
 		{ 'e', "event", "SYS:EV", "also record this event (repeatable)" },
 		{ 0 },
 	},

@@ -64,6 +64,14 @@ int report_usage(const struct report_cmd *cmd, const char *fmt, ...)
 /* After getopt_long() reported an unknown option: the synopsis, exit 2. */
 int report_bad_option(const struct report_cmd *cmd);
 
+struct nfswb_probe_offsets;
+/*
+ * -P, --probe-offsets FILE of record and live: load @file into @o.
+ * Return: 0, or REPORT_EXIT_USAGE after saying why.
+ */
+int report_opt_probe_offsets(const struct report_cmd *cmd, const char *file,
+			     struct nfswb_probe_offsets *o);
+
 enum report_by {
 	REPORT_BY_NONE,
 	REPORT_BY_CLIENT,
