@@ -3,7 +3,8 @@
 # nfswb-report plot as people look at it: the legend stands clear of every
 # point (it used to cover the slowest COMMIT in the top right corner),
 # "plot A B" draws two traces in two colours with a median and p99 each,
-# and --cdf draws each trace's distribution up to 100 %.
+# --cdf draws each trace's distribution up to 100 %, and a legend row of
+# long paths ends inside the picture.
 . "${srcdir:-.}/unit/report-lib.sh"
 command -v python3 >/dev/null || { echo "SKIP: python3 reads the SVG" >&2; exit 77; }
 
@@ -88,6 +89,21 @@ cdf: one curve per trace | len([p for p in polylines if p.get("class") == "cdf"]
 cdf: each rises from 0 % to 100 % | all(abs(float(p.get("points").split()[0].split(",")[1]) - (panel[1] + panel[3])) < 0.1 and abs(float(p.get("points").split()[-1].split(",")[1]) - panel[1]) < 0.1 for p in polylines)
 cdf: each never falls | all(all(float(b.split(",")[1]) <= float(a.split(",")[1]) + 1e-6 for a, b in zip(p.get("points").split(), p.get("points").split()[1:])) for p in polylines)
 cdf: B left of A (faster) at the median | [x for c, y, x in lines if c == ["p50", "s1"]][0] < [x for c, y, x in lines if c == ["p50", "s0"]][0]
+PY
+
+# Traces under long paths (a lab's result directories): each legend row
+# still ends inside the picture, keeping the end of the name, where the
+# two differ.
+long=$work/nfswb-lab-results/randwrite-nfswbd_auto-7.3-stock-20261201-124500/run-1
+mkdir -p "$long-before" "$long-after"
+cp "$work/a" "$long-before/trace.txt"
+cp "$work/b" "$long-after/trace.txt"
+"$report" plot -o "$work/long.svg" "$long-before/trace.txt" "$long-after/trace.txt" 2>"$work/err"
+rc=$?
+check "plot of long paths exits 0 (got $rc): $(cat "$work/err")" test $rc = 0
+svgcheck "$work/long.svg" <<'PY'
+long: each legend row fits the picture's 960 px (12 px text, <= 120 characters from x=104) | all(len(t) <= 120 for y, t in texts if "COMMITs from" in t)
+long: and ends with each name's distinct end and its figures | sum(("run-1-before/trace.txt: " in t) + ("run-1-after/trace.txt: " in t) for y, t in texts if t.endswith(" ms") or t.endswith(" s") or t.endswith("µs")) == 2
 PY
 
 "$report" plot -S /dev/null -o "$work/x.svg" "$work/a" "$work/b" >/dev/null 2>"$work/err"

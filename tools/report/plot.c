@@ -33,6 +33,8 @@ extern char **environ;
 #define DEV_H		170
 #define BOTTOM		70
 #define ROW_H		18		/* one legend row */
+/* Characters of 12px sans-serif in one legend row, W - LEFT wide. */
+#define LEGEND_CHARS	120
 #define MAX_SERIES	4
 /* A CDF of more COMMITs is drawn through this many of their ranks. */
 #define CDF_POINTS	2000
@@ -254,19 +256,42 @@ static int legend(FILE *o, int y, const struct series *s, size_t n,
 		const char *unit;
 		double div;
 
+		char figures[160];
+		size_t room, len = strlen(s[i].name);
+
 		lat_unit(c->max_us, &div, &unit);
+		snprintf(figures, sizeof(figures), ": %llu COMMITs from %s, "
+			 "p50 %s %s, p99 %s %s, max %s %s",
+			 (unsigned long long)c->count,
+			 nfswb_commit_source_name(s[i].src),
+			 short_num(nth_pct(&s[i], 50.0) / div, n1, sizeof(n1)),
+			 unit,
+			 short_num(nth_pct(&s[i], 99.0) / div, n2, sizeof(n2)),
+			 unit,
+			 short_num((double)c->max_us / div, n3, sizeof(n3)),
+			 unit);
+		/*
+		 * The row must end inside the picture, figures and all: a
+		 * long name keeps its end (where paths of two runs differ
+		 * least is their common start).
+		 */
+		room = strlen(figures) + 16 < LEGEND_CHARS ?
+		       LEGEND_CHARS - strlen(figures) : 16;
 		fprintf(o, "<circle cx=\"%d\" cy=\"%d\" r=\"4\" class=\"dot "
 			"s%zu\"/><text x=\"%d\" y=\"%d\">", LEFT + 4, y - 4, i,
 			LEFT + 14, y);
-		xml_text(o, s[i].name);
-		fprintf(o, ": %llu COMMITs from %s, p50 %s %s, p99 %s %s, "
-			"max %s %s</text>\n", (unsigned long long)c->count,
-			nfswb_commit_source_name(s[i].src),
-			short_num(nth_pct(&s[i], 50.0) / div, n1, sizeof(n1)),
-			unit,
-			short_num(nth_pct(&s[i], 99.0) / div, n2, sizeof(n2)),
-			unit, short_num((double)c->max_us / div, n3, sizeof(n3)),
-			unit);
+		if (len > room) {
+			const char *tail = s[i].name + len - (room - 1);
+
+			/* Not inside a UTF-8 sequence. */
+			while ((*tail & 0xc0) == 0x80)
+				tail++;
+			fputs("\u2026", o);
+			xml_text(o, tail);
+		} else {
+			xml_text(o, s[i].name);
+		}
+		fprintf(o, "%s</text>\n", figures);
 		kicks |= s[i].f.trace.nkicks > 0;
 	}
 	fprintf(o, "<g transform=\"translate(%d,%d)\">\n"
