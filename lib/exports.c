@@ -31,9 +31,9 @@
 
 static const char *const mode_names[] = {
 	[NFSWB_MODE_AUTO] = "auto",
-	[NFSWB_MODE_KERNEL] = "kernel",
-	[NFSWB_MODE_FILES] = "files",
-	[NFSWB_MODE_LIMIT] = "limit",
+#define NFSWB_MECH(name, NAME) [NFSWB_MODE_##NAME] = #name,
+#include "mech_list.h"
+#undef NFSWB_MECH
 	[NFSWB_MODE_OFF] = "off",
 };
 
@@ -44,6 +44,17 @@ const char *nfswb_mode_name(enum nfswb_mode m)
 	if ((unsigned int)m < NMODES)
 		return mode_names[m];
 	return "?";
+}
+
+/* "unknown mode (use auto, kernel, files, limit or off)" */
+static void mode_choices(char *why, size_t len)
+{
+	size_t pos = (size_t)snprintf(why, len, "unknown mode (use");
+
+	for (unsigned int i = 0; i < NMODES && pos < len; i++)
+		pos += (size_t)snprintf(why + pos, len - pos, "%s %s%s",
+					i == 0 ? "" : i + 1 == NMODES ? " or" : ",",
+					mode_names[i], i + 1 == NMODES ? ")" : "");
 }
 
 /* The reverse of nfswb_mode_name(); 0, or -1 for an unknown name. */
@@ -218,8 +229,7 @@ static int opt_apply(struct nfswb_export_opts *o, unsigned int bit,
 	case NFSWB_OPT_MODE:
 		ret = mode_parse(value, &o->mode);
 		if (ret)
-			snprintf(why, len,
-				 "unknown mode (use auto, kernel, files, limit or off)");
+			mode_choices(why, len);
 		break;
 	case NFSWB_OPT_BG_TIME:
 		ret = parse_positive_duration(value,

@@ -20,11 +20,15 @@
 
 #include "diag.h"
 
+/*
+ * mode=auto, one mode=NAME per registered mechanism (NFSWB_MODE_KERNEL,
+ * _FILES, _LIMIT: mech_list.h, generated from lib/mech.am), mode=off.
+ */
 enum nfswb_mode {
-	NFSWB_MODE_AUTO = 0,	/* kernel if the knob exists, else files (+limit) */
-	NFSWB_MODE_KERNEL,
-	NFSWB_MODE_FILES,
-	NFSWB_MODE_LIMIT,
+	NFSWB_MODE_AUTO = 0,	/* the first primary this kernel has (mech.h) */
+#define NFSWB_MECH(name, NAME) NFSWB_MODE_##NAME,
+#include "mech_list.h"
+#undef NFSWB_MECH
 	NFSWB_MODE_OFF,
 };
 

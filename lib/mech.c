@@ -2,7 +2,8 @@
 /*
  * mech.c - the mechanism registry.  Mode selection, the fallback when a
  * mechanism fails to attach, status.json and --check-config all read
- * this one table; a new mechanism is its own file plus one line here.
+ * this one table; a new mechanism is its own file plus one line in
+ * lib/mech.am's NFSWB_MECHS, from which the table is generated.
  */
 #include "config.h"
 
@@ -11,11 +12,16 @@
 
 #include "mech.h"
 
-/* Probe order: mode=auto falls back down the primaries. */
+/*
+ * Probe order, as lib/mech.am lists the files: mode=auto falls back down
+ * the primaries.  Today kernel (the per-bdi knob, kernel-patch/), files
+ * (fanotify + cachestat + kicks), then the limit overlay (strict_limit +
+ * max_bytes); each says its role in its own struct.
+ */
 const struct nfswb_mech *const nfswb_mechs[] = {
-	&nfswb_mech_kernel,	/* primary: the per-bdi knob (kernel-patch/) */
-	&nfswb_mech_files,	/* primary: fanotify + cachestat + kicks */
-	&nfswb_mech_limit,	/* overlay: strict_limit + max_bytes */
+#define NFSWB_MECH(name, NAME) &nfswb_mech_##name,
+#include "mech_list.h"
+#undef NFSWB_MECH
 	NULL,
 };
 

@@ -101,9 +101,15 @@ struct nfswb_mech {
  */
 #define NFSWB_FILES_NLINK_EVERY	16
 
-extern const struct nfswb_mech nfswb_mech_kernel;
-extern const struct nfswb_mech nfswb_mech_files;
-extern const struct nfswb_mech nfswb_mech_limit;
+/*
+ * Each mechanism file defines one struct nfswb_mech nfswb_mech_NAME for
+ * the file lib/mech_NAME.c; naming the file in lib/mech.am's NFSWB_MECHS
+ * registers it (mech_list.h, generated at build time, holds one
+ * NFSWB_MECH(name, NAME) line per mechanism, in that list's order).
+ */
+#define NFSWB_MECH(name, NAME) extern const struct nfswb_mech nfswb_mech_##name;
+#include "mech_list.h"
+#undef NFSWB_MECH
 
 /*
  * The registry (mech.c), in probe order: mode=auto takes the first
@@ -113,7 +119,12 @@ extern const struct nfswb_mech nfswb_mech_limit;
 extern const struct nfswb_mech *const nfswb_mechs[];
 
 /* Most mechanisms one device can have: a primary and the overlays. */
-#define NFSWB_MECH_MAX_PER_DEV	4
+enum {
+	NFSWB_MECH_MAX_PER_DEV = 0
+#define NFSWB_MECH(name, NAME) + 1
+#include "mech_list.h"
+#undef NFSWB_MECH
+};
 
 /** nfswb_mech_by_mode - the mechanism mode=@mode names, or NULL. */
 const struct nfswb_mech *nfswb_mech_by_mode(enum nfswb_mode mode);
