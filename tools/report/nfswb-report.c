@@ -15,9 +15,11 @@
 
 #include "report.h"
 
+/* In the order Makefile.am's REPORT_CMDS lists them: usage's order. */
 static const struct report_cmd *const commands[] = {
-	&report_record_cmd, &report_summary_cmd, &report_compare_cmd,
-	&report_plot_cmd, &report_live_cmd,
+#define REPORT_CMD(name, NAME) &report_##name##_cmd,
+#include "report_cmds.h"
+#undef REPORT_CMD
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -52,8 +52,14 @@ int report_getopt(const struct report_cmd *cmd, int argc, char **argv);
 /* --help of @cmd on @out, from .args, .about and .opts; returns 0. */
 int report_help(const struct report_cmd *cmd, FILE *out);
 
-extern const struct report_cmd report_record_cmd, report_summary_cmd,
-	report_compare_cmd, report_plot_cmd, report_live_cmd;
+/*
+ * Each subcommand's file NAME.c defines report_NAME_cmd; naming the file
+ * in Makefile.am's REPORT_CMDS registers it (report_cmds.h, generated at
+ * build time, holds one REPORT_CMD(name, NAME) line per subcommand).
+ */
+#define REPORT_CMD(name, NAME) extern const struct report_cmd report_##name##_cmd;
+#include "report_cmds.h"
+#undef REPORT_CMD
 
 /* "nfswb-report CMD: ..." on stderr. */
 void report_err(const char *cmd, const char *fmt, ...)
