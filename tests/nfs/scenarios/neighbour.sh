@@ -6,13 +6,16 @@
 # latency is what the writer's writeback costs a neighbour.  (The layout
 # of a scenario file: see randwrite.sh.)
 
+# seqwrite_env and seqwrite_writer: the writer.
+# shellcheck source=seqwrite.sh
+source "${BASH_SOURCE[0]%/*}/seqwrite.sh"
+
 SC_DEFAULTS="size=256M file_size=4M bs=1M read_size=256M read_iops=20"
 SC_HELP="fio: seqwrite's writer and a READ_IOPS random reader of an uncached file"
 
 sc_env() {
 	[[ ${P[read_iops]} =~ ^[1-9][0-9]*$ ]] || die "neighbour: read_iops: a positive number"
-	echo "LAB_FIO_FILES=$(sc_ratio neighbour size file_size)"
-	echo "LAB_FIO_FSYNC=$(sc_ratio neighbour file_size bs)"
+	seqwrite_env neighbour
 	echo "LAB_READ_MB=$(($(to_bytes "${P[read_size]}") >> 20))"
 }
 
@@ -30,16 +33,10 @@ sc_server() {
 
 # The reader runs as long as the writer: the writer's exitall stops it.
 sc_client() {
-	fio_job neighbour <<EOJ
-[writer]
-exitall=1
-rw=write
-bs=$P_bs
-nrfiles=$LAB_FIO_FILES
-filesize=$P_file_size
-file_service_type=sequential
-openfiles=1
-fsync=$LAB_FIO_FSYNC
+	{
+		seqwrite_writer writer
+		echo exitall=1
+		cat <<EOJ
 
 [reader]
 filename=neighbour/read.dat
@@ -50,4 +47,5 @@ rate_iops=$P_read_iops
 time_based=1
 runtime=3600
 EOJ
+	} | fio_job neighbour
 }
