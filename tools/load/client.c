@@ -123,3 +123,33 @@ enum load_err load_client_call(struct load_client *c, rpcproc_t proc,
 				    nfswb_now_us() + LOAD_JUKEBOX_PAUSE_US);
 	}
 }
+
+/*
+ * load_client_call(), and a failure either way (no reply, or a status
+ * other than NFS3_OK) ends the client: "LABEL: why", LABEL from @fmt.
+ * On LOAD_OK the caller owns @res and frees it; on failure it is freed.
+ */
+enum load_err load_client_op(struct load_client *c, rpcproc_t proc,
+			     xdrproc_t xargs, void *args, xdrproc_t xres,
+			     void *res, size_t res_size, uint64_t *rtt,
+			     const char *fmt, ...)
+{
+	char err[NFS3_ERRLEN], label[256];
+	nfsstat3 status;
+	enum load_err rc;
+	va_list ap;
+
+	rc = load_client_call(c, proc, xargs, args, xres, res, res_size, rtt,
+			      err);
+	if (rc == LOAD_OK && *(nfsstat3 *)res == NFS3_OK)
+		return LOAD_OK;
+	va_start(ap, fmt);
+	vsnprintf(label, sizeof(label), fmt, ap);
+	va_end(ap);
+	if (rc != LOAD_OK)
+		return load_client_fail(c, rc, "%s: %s", label, err);
+	status = *(nfsstat3 *)res;
+	xdr_free(xres, res);
+	return load_client_fail(c, LOAD_ERR_NFS, "%s: %s", label,
+				nfs3_stat_name(status));
+}

@@ -13,7 +13,6 @@
 
 enum load_err load_create_file(struct load_client *c)
 {
-	char err[NFS3_ERRLEN];
 	CREATE3args a;
 	CREATE3res r;
 	CREATE3resok *ok = &r.CREATE3res_u.resok;
@@ -30,18 +29,11 @@ enum load_err load_create_file(struct load_client *c)
 	attr->size.set_it = TRUE;
 	attr->size.set_size3_u.size = 0;
 
-	rc = load_client_call(c, NFSPROC3_CREATE, (xdrproc_t)xdr_CREATE3args,
-			      &a, (xdrproc_t)xdr_CREATE3res, &r, sizeof(r),
-			      NULL, err);
+	rc = load_client_op(c, NFSPROC3_CREATE, (xdrproc_t)xdr_CREATE3args,
+			    &a, (xdrproc_t)xdr_CREATE3res, &r, sizeof(r),
+			    NULL, "CREATE %s in %s", c->name, c->run->o->export);
 	if (rc != LOAD_OK)
-		return load_client_fail(c, rc, "CREATE %s: %s", c->name, err);
-	if (r.status != NFS3_OK) {
-		rc = load_client_fail(c, LOAD_ERR_NFS, "CREATE %s in %s: %s",
-				      c->name, c->run->o->export,
-				      nfs3_stat_name(r.status));
-		xdr_free((xdrproc_t)xdr_CREATE3res, (char *)&r);
 		return rc;
-	}
 	c->created = true;
 	if (ok->obj.handle_follows) {
 		/* Take the handle over; the rest of the reply is freed. */
@@ -58,20 +50,12 @@ enum load_err load_create_file(struct load_client *c)
 		LOOKUP3args la = { .what = a.where };
 		LOOKUP3res lr;
 
-		rc = load_client_call(c, NFSPROC3_LOOKUP,
-				      (xdrproc_t)xdr_LOOKUP3args, &la,
-				      (xdrproc_t)xdr_LOOKUP3res, &lr,
-				      sizeof(lr), NULL, err);
+		rc = load_client_op(c, NFSPROC3_LOOKUP,
+				    (xdrproc_t)xdr_LOOKUP3args, &la,
+				    (xdrproc_t)xdr_LOOKUP3res, &lr, sizeof(lr),
+				    NULL, "LOOKUP %s", c->name);
 		if (rc != LOAD_OK)
-			return load_client_fail(c, rc, "LOOKUP %s: %s", c->name,
-						err);
-		if (lr.status != NFS3_OK) {
-			rc = load_client_fail(c, LOAD_ERR_NFS, "LOOKUP %s: %s",
-					      c->name,
-					      nfs3_stat_name(lr.status));
-			xdr_free((xdrproc_t)xdr_LOOKUP3res, (char *)&lr);
 			return rc;
-		}
 		c->fh = lr.LOOKUP3res_u.resok.object;
 		memset(&lr.LOOKUP3res_u.resok.object, 0,
 		       sizeof(lr.LOOKUP3res_u.resok.object));

@@ -132,6 +132,11 @@ enum load_err load_client_call(struct load_client *c, rpcproc_t proc,
 			       xdrproc_t xargs, void *args, xdrproc_t xres,
 			       void *res, size_t res_size, uint64_t *rtt,
 			       char *err);
+enum load_err load_client_op(struct load_client *c, rpcproc_t proc,
+			     xdrproc_t xargs, void *args, xdrproc_t xres,
+			     void *res, size_t res_size, uint64_t *rtt,
+			     const char *fmt, ...)
+	__attribute__((format(printf, 9, 10)));
 
 /* mount.c */
 enum load_err load_mount_export(const struct load_opts *o, nfs_fh3 *root,

@@ -13,20 +13,16 @@
 /* The file must be exactly what was written: size, then every byte. */
 enum load_err load_verify_phase(struct load_client *c)
 {
-	char err[NFS3_ERRLEN];
 	GETATTR3args ga = { .object = c->fh };
 	GETATTR3res gr;
 	uint64_t off, size;
 	enum load_err rc;
 
-	rc = load_client_call(c, NFSPROC3_GETATTR, (xdrproc_t)xdr_GETATTR3args,
-			      &ga, (xdrproc_t)xdr_GETATTR3res, &gr, sizeof(gr),
-			      NULL, err);
+	rc = load_client_op(c, NFSPROC3_GETATTR, (xdrproc_t)xdr_GETATTR3args,
+			    &ga, (xdrproc_t)xdr_GETATTR3res, &gr, sizeof(gr),
+			    NULL, "GETATTR %s", c->name);
 	if (rc != LOAD_OK)
-		return load_client_fail(c, rc, "GETATTR %s: %s", c->name, err);
-	if (gr.status != NFS3_OK)
-		return load_client_fail(c, LOAD_ERR_NFS, "GETATTR %s: %s",
-					c->name, nfs3_stat_name(gr.status));
+		return rc;
 	size = gr.GETATTR3res_u.resok.obj_attributes.size;
 	if (size != c->extent)
 		return load_client_fail(c, LOAD_ERR_VERIFY,
@@ -45,22 +41,12 @@ enum load_err load_verify_phase(struct load_client *c)
 		size_t i;
 
 		/* xdr_bytes allocates the data: a server cannot overrun us. */
-		rc = load_client_call(c, NFSPROC3_READ,
-				      (xdrproc_t)xdr_READ3args, &a,
-				      (xdrproc_t)xdr_READ3res, &r, sizeof(r),
-				      &rtt, err);
+		rc = load_client_op(c, NFSPROC3_READ,
+				    (xdrproc_t)xdr_READ3args, &a,
+				    (xdrproc_t)xdr_READ3res, &r, sizeof(r),
+				    &rtt, "READ %s offset %" PRIu64, c->name, off);
 		if (rc != LOAD_OK)
-			return load_client_fail(c, rc,
-						"READ %s offset %" PRIu64 ": %s",
-						c->name, off, err);
-		if (r.status != NFS3_OK) {
-			rc = load_client_fail(c, LOAD_ERR_NFS,
-					      "READ %s offset %" PRIu64 ": %s",
-					      c->name, off,
-					      nfs3_stat_name(r.status));
-			xdr_free((xdrproc_t)xdr_READ3res, (char *)&r);
 			return rc;
-		}
 		if (ok->data.data_len == 0 || ok->data.data_len > n) {
 			rc = load_client_fail(c, LOAD_ERR_VERIFY,
 					      "verify %s: READ at offset %" PRIu64 " returned %u bytes%s, expected %u",

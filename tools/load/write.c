@@ -204,7 +204,6 @@ static enum load_err write_range(struct load_client *c, uint64_t off,
  */
 static enum load_err commit_window(struct load_client *c)
 {
-	char err[NFS3_ERRLEN];
 	unsigned int attempt;
 	enum load_err rc;
 
@@ -225,22 +224,13 @@ static enum load_err commit_window(struct load_client *c)
 		uint64_t rtt;
 		bool same;
 
-		rc = load_client_call(c, NFSPROC3_COMMIT,
-				      (xdrproc_t)xdr_COMMIT3args, &a,
-				      (xdrproc_t)xdr_COMMIT3res, &r, sizeof(r),
-				      &rtt, err);
+		rc = load_client_op(c, NFSPROC3_COMMIT,
+				    (xdrproc_t)xdr_COMMIT3args, &a,
+				    (xdrproc_t)xdr_COMMIT3res, &r, sizeof(r),
+				    &rtt, "COMMIT %s offset %" PRIu64,
+				    c->name, start);
 		if (rc != LOAD_OK)
-			return load_client_fail(c, rc,
-						"COMMIT %s offset %" PRIu64 ": %s",
-						c->name, start, err);
-		if (r.status != NFS3_OK) {
-			rc = load_client_fail(c, LOAD_ERR_NFS,
-					      "COMMIT %s offset %" PRIu64 ": %s",
-					      c->name, start,
-					      nfs3_stat_name(r.status));
-			xdr_free((xdrproc_t)xdr_COMMIT3res, (char *)&r);
 			return rc;
-		}
 		if (nfswb_lat_add(&c->commit_lat, rtt) < 0)
 			return load_client_fail(c, LOAD_ERR_INTERNAL,
 						"out of memory");
