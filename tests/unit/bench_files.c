@@ -30,18 +30,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "bench_files.h"
 #include "log.h"
 #include "loopfs.h"
-#include "mech.h"
-#include "test.h"
 
-static uint64_t count_files(const struct nfswb_mech_dev *d, const char *name)
-{
-	return nfswb_mech_counter(&nfswb_mech_files, d, name);
-}
-
-#define INTERVAL_MS	100
 #define MAX_RUNS	9
 
 static struct loopfs fs;
@@ -114,39 +106,19 @@ static pid_t start_writer(int run, int ready_fd)
 	_exit(0);
 }
 
-static double tv_s(struct timeval tv)
-{
-	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
-}
-
 static void one_run(int run, double *cpu_pct, double *rss_mib)
 {
-	struct nfswb_policy_in in = { 0 };
-	struct nfswb_policy_out o;
-	struct nfswb_device_id id;
-	struct nfswb_mech_dev d;
+	struct bench_dev b;
 	struct rusage r0, r1, m0, m1;
 	struct pollfd pfd;
 	uint64_t t0 = 0, t1, next, warm;
-	const char *paths[1] = { fs.mnt };
-	char why[256], c;
 	int st, left, ready[2];
 	double main_pct;
 	pid_t w;
+	char c;
 
-	memset(&d, 0, sizeof(d));
-	memset(&id, 0, sizeof(id));
-	strcpy(id.bdi, fs.bdi);
-	d.id = &id;
-	d.sysroot = "";
-	d.paths = paths;
-	d.npaths = 1;
-	nfswb_export_opts_default(&d.opts);
-	d.max_files = nfiles + 512;
-	d.use_io_uring = true;
-	if (nfswb_mech_files.attach(&d, why, sizeof(why)) < 0)
-		T_SKIP("files mechanism cannot attach: %s", why);
-	pfd.fd = nfswb_mech_files.poll_fd(&d);
+	bench_attach(&b, fs.mnt, fs.bdi, nfiles + 512);
+	pfd.fd = nfswb_mech_files.poll_fd(&b.d);
 	pfd.events = POLLIN;
 
 	if (pipe(ready) < 0)
@@ -169,19 +141,12 @@ static void one_run(int run, double *cpu_pct, double *rss_mib)
 		}
 		left = (int)(((int64_t)next - (int64_t)nfswb_now_us()) / 1000);
 		if (left > 0 && poll(&pfd, 1, left) > 0) {
-			nfswb_mech_files.on_readable(&d);
+			nfswb_mech_files.on_readable(&b.d);
 			continue;
 		}
 		next += INTERVAL_MS * 1000;
-		in.now_ms = nfswb_now_us() / 1000;
-		in.interval_ms = INTERVAL_MS;
-		in.nfs_dirty_bytes = nfswb_mech_files.dirty_bytes(&d);
-		in.inflight_bytes = count_files(&d, "inflight_bytes");
-		/* Low enough that the policy kicks: their cost counts. */
-		in.bandwidth = 32ull << 20;
-		in.background_time_ms = d.opts.background_time_ms;
-		nfswb_policy_decide(&in, &o);
-		nfswb_mech_files.apply(&d, &o);
+		/* A bandwidth low enough that the policy kicks: their cost counts. */
+		bench_interval(&b, nfswb_mech_files.dirty_bytes(&b.d), 32ull << 20);
 	}
 	t1 = nfswb_now_us();
 	getrusage(RUSAGE_SELF, &r1);
@@ -189,12 +154,8 @@ static void one_run(int run, double *cpu_pct, double *rss_mib)
 	if (!WIFEXITED(st) || WEXITSTATUS(st))
 		T_SKIP("writer failed (status %d): too few inodes or space?",
 		       st);
-	*cpu_pct = 100.0 * (tv_s(r1.ru_utime) - tv_s(r0.ru_utime) +
-			    tv_s(r1.ru_stime) - tv_s(r0.ru_stime)) /
-		   ((double)(t1 - t0) / 1e6);
-	main_pct = 100.0 * (tv_s(m1.ru_utime) - tv_s(m0.ru_utime) +
-			    tv_s(m1.ru_stime) - tv_s(m0.ru_stime)) /
-		   ((double)(t1 - t0) / 1e6);
+	*cpu_pct = bench_cpu_pct(&r0, &r1, t1 - t0);
+	main_pct = bench_cpu_pct(&m0, &m1, t1 - t0);
 	/* The peak, from the kernel: sampling /proc here would cost CPU. */
 	*rss_mib = (double)r1.ru_maxrss / 1024.0;
 	printf("run %d: %.1f s, CPU %.2f %% of one core (main loop %.2f %%, the rest io_uring workers), RSS %.1f MiB; events %"
@@ -202,19 +163,12 @@ static void one_run(int run, double *cpu_pct, double *rss_mib)
 	       PRIu64 ", kicks %" PRIu64 " (%" PRIu64 " MiB), errors %" PRIu64
 	       "\n", run, (double)(t1 - t0) / 1e6, *cpu_pct, main_pct,
 	       *rss_mib,
-	       count_files(&d, "events_seen"), count_files(&d, "events_ignored"),
-	       count_files(&d, "files_tracked"), count_files(&d, "files_evicted"),
-	       count_files(&d, "kicks"), count_files(&d, "bytes_kicked") >> 20,
-	       count_files(&d, "errors"));
+	       bench_count(&b, "events_seen"), bench_count(&b, "events_ignored"),
+	       bench_count(&b, "files_tracked"), bench_count(&b, "files_evicted"),
+	       bench_count(&b, "kicks"), bench_count(&b, "bytes_kicked") >> 20,
+	       bench_count(&b, "errors"));
 	fflush(stdout);
-	nfswb_mech_files.detach(&d);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
+	nfswb_mech_files.detach(&b.d);
 }
 
 int main(int argc, char **argv)
@@ -253,9 +207,7 @@ int main(int argc, char **argv)
 		if (system(cmd))
 			fprintf(stderr, "cleanup after run %u failed\n", i);
 	}
-	qsort(cpu, runs, sizeof(cpu[0]), cmp_double);
-	qsort(rss, runs, sizeof(rss[0]), cmp_double);
 	printf("median: CPU %.2f %% of one core (aim < 1 %%), RSS %.1f MiB (aim < 16 MiB)\n",
-	       cpu[runs / 2], rss[runs / 2]);
+	       bench_median(cpu, runs), bench_median(rss, runs));
 	return 0;
 }

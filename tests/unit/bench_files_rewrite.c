@@ -35,12 +35,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_files.h"
 #include "log.h"
 #include "loopfs.h"
-#include "mech.h"
-#include "test.h"
 
-#define INTERVAL_MS	100
 #define BLOCK		(64 * 1024)
 #define SYNC_EVERY	(2u << 20)
 #define MAX_RUNS	9
@@ -51,14 +49,6 @@ static const char *const mode_names[NMODES] = { "off", "events", "full" };
 
 static struct loopfs fs;
 static unsigned int seconds = 5, runs = 3, file_mib = 256;
-
-static uint64_t now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
-}
 
 /* The fio job; writes the MiB/s it reached to @out. */
 static pid_t start_writer(const char *path, int ready_fd, int out_fd)
@@ -81,9 +71,9 @@ static pid_t start_writer(const char *path, int ready_fd, int out_fd)
 	if (write(ready_fd, "r", 1) != 1)
 		_exit(5);
 	srand(7);
-	start = now_us();
+	start = nfswb_now_us();
 	end = start + (uint64_t)seconds * 1000000;
-	while (now_us() < end) {
+	while (nfswb_now_us() < end) {
 		off_t off = (off_t)((uint64_t)rand() % (size / BLOCK)) * BLOCK;
 
 		if (pwrite(fd, buf, BLOCK, off) != BLOCK)
@@ -92,7 +82,7 @@ static pid_t start_writer(const char *path, int ready_fd, int out_fd)
 		if (done % SYNC_EVERY == 0 && fdatasync(fd) < 0)
 			_exit(4);
 	}
-	mibs = (double)done / (1 << 20) / ((double)(now_us() - start) / 1e6);
+	mibs = (double)done / (1 << 20) / ((double)(nfswb_now_us() - start) / 1e6);
 	if (write(out_fd, &mibs, sizeof(mibs)) != sizeof(mibs))
 		_exit(5);
 	_exit(0);
@@ -107,18 +97,6 @@ static uint64_t cpu_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double tv_s(struct timeval tv)
-{
-	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
-}
-
 struct result {
 	double mibs, call_us, cpu_pct;
 	uint64_t kicks, events;
@@ -127,34 +105,19 @@ struct result {
 static void one_run(enum mode mode, int run, struct result *res)
 {
 	static double calls[MAX_CALLS];
-	struct nfswb_policy_in in = { 0 };
-	const char *paths[1] = { fs.mnt };
-	struct nfswb_policy_out o;
-	struct nfswb_device_id id;
-	struct nfswb_mech_dev d;
+	struct bench_dev b;
 	struct rusage r0, r1;
 	struct pollfd pfd = { .fd = -1, .events = POLLIN };
-	char path[PATH_MAX + 32], why[256], c;
+	char path[PATH_MAX + 32], c;
 	int st, left, ready[2], out[2];
 	unsigned int ncalls = 0;
 	uint64_t t0, t1, next;
 	pid_t w;
 
 	memset(res, 0, sizeof(*res));
-	memset(&d, 0, sizeof(d));
-	memset(&id, 0, sizeof(id));
-	strcpy(id.bdi, fs.bdi);
-	d.id = &id;
-	d.sysroot = "";
-	d.paths = paths;
-	d.npaths = 1;
-	nfswb_export_opts_default(&d.opts);
-	d.max_files = 64;
-	d.use_io_uring = true;
 	if (mode != OFF) {
-		if (nfswb_mech_files.attach(&d, why, sizeof(why)) < 0)
-			T_SKIP("files mechanism cannot attach: %s", why);
-		pfd.fd = nfswb_mech_files.poll_fd(&d);
+		bench_attach(&b, fs.mnt, fs.bdi, 64);
+		pfd.fd = nfswb_mech_files.poll_fd(&b.d);
 	}
 	snprintf(path, sizeof(path), "%s/fio-%s-%d", fs.mnt, mode_names[mode],
 		 run);
@@ -165,50 +128,41 @@ static void one_run(enum mode mode, int run, struct result *res)
 		if (errno != EINTR)
 			T_SKIP("writer failed to start");
 	getrusage(RUSAGE_SELF, &r0);
-	t0 = now_us();
+	t0 = nfswb_now_us();
 	next = t0 + INTERVAL_MS * 1000;
 	while (waitpid(w, &st, WNOHANG) == 0) {
-		left = (int)(((int64_t)next - (int64_t)now_us()) / 1000);
+		left = (int)(((int64_t)next - (int64_t)nfswb_now_us()) / 1000);
 		if (left > 0) {
 			if (poll(&pfd, mode == OFF ? 0 : 1, left) > 0)
-				nfswb_mech_files.on_readable(&d);
+				nfswb_mech_files.on_readable(&b.d);
 			continue;
 		}
 		next += INTERVAL_MS * 1000;
 		if (mode != FULL)
 			continue;
 		{
-			uint64_t c0 = cpu_ns();
+			uint64_t c0 = cpu_ns(), dirty;
 
-			in.nfs_dirty_bytes = nfswb_mech_files.dirty_bytes(&d);
+			dirty = nfswb_mech_files.dirty_bytes(&b.d);
 			if (ncalls < MAX_CALLS)
 				calls[ncalls++] = (double)(cpu_ns() - c0) / 1e3;
+			/* A bandwidth never behind: no kicks. */
+			bench_interval(&b, dirty, 4ull << 30);
 		}
-		in.now_ms = now_us() / 1000;
-		in.interval_ms = INTERVAL_MS;
-		in.inflight_bytes = nfswb_mech_counter(&nfswb_mech_files, &d,
-						       "inflight_bytes");
-		in.bandwidth = 4ull << 30;	/* never behind: no kicks */
-		in.background_time_ms = d.opts.background_time_ms;
-		nfswb_policy_decide(&in, &o);
-		nfswb_mech_files.apply(&d, &o);
 	}
-	t1 = now_us();
+	t1 = nfswb_now_us();
 	getrusage(RUSAGE_SELF, &r1);
 	if (!WIFEXITED(st) || WEXITSTATUS(st) ||
 	    read(out[0], &res->mibs, sizeof(res->mibs)) != sizeof(res->mibs))
 		T_SKIP("writer failed (status %d)", st);
-	res->cpu_pct = 100.0 * (tv_s(r1.ru_utime) - tv_s(r0.ru_utime) +
-				tv_s(r1.ru_stime) - tv_s(r0.ru_stime)) /
-		       ((double)(t1 - t0) / 1e6);
+	res->cpu_pct = bench_cpu_pct(&r0, &r1, t1 - t0);
 	/* The mean: a file looked at every 4th call makes the median 0. */
 	for (unsigned int k = 0; k < ncalls; k++)
 		res->call_us += calls[k] / ncalls;
 	if (mode != OFF) {
-		res->kicks = nfswb_mech_counter(&nfswb_mech_files, &d, "kicks");
-		res->events = nfswb_mech_counter(&nfswb_mech_files, &d,
-						 "events_seen");
-		nfswb_mech_files.detach(&d);
+		res->kicks = bench_count(&b, "kicks");
+		res->events = bench_count(&b, "events_seen");
+		nfswb_mech_files.detach(&b.d);
 	}
 	printf("run %d %-6s: %7.1f MiB/s; dirty_bytes() %6.0f us; mechanism CPU %5.2f %%; events %" PRIu64 ", kicks %" PRIu64 "\n",
 	       run, mode_names[mode], res->mibs, res->call_us, res->cpu_pct,
@@ -254,14 +208,12 @@ int main(int argc, char **argv)
 		}
 	}
 	for (m = 0; m < NMODES; m++)
-		qsort(v[m], runs, sizeof(double), cmp_double);
-	qsort(us, runs, sizeof(double), cmp_double);
-	qsort(cpu, runs, sizeof(double), cmp_double);
+		bench_median(v[m], runs);
 	printf("median: off %.1f MiB/s, events %.1f MiB/s (%+.1f %%), full %.1f MiB/s (%+.1f %%); dirty_bytes() %.0f us, mechanism CPU %.2f %%\n",
 	       v[OFF][runs / 2], v[EVENTS][runs / 2],
 	       100.0 * (v[EVENTS][runs / 2] / v[OFF][runs / 2] - 1),
 	       v[FULL][runs / 2],
 	       100.0 * (v[FULL][runs / 2] / v[OFF][runs / 2] - 1),
-	       us[runs / 2], cpu[runs / 2]);
+	       bench_median(us, runs), bench_median(cpu, runs));
 	return T_EXIT_PASS;
 }
