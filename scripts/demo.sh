@@ -118,14 +118,7 @@ run() {
 	# The bdi's own stats where debugfs has them, nfswbd's view with it.
 	[ -f "/sys/kernel/debug/bdi/$majmin/stats" ] && opts+=(-b "$majmin")
 	[ -n "$WBD_PID" ] && opts+=(-s "$work/state/status.json")
-	"$REPORT" record -p "$G_PID" "${opts[@]}" \
-		-o "$work/$name.rec" 2>"$work/$name.rec.err" &
-	REC_PID=$!
-	for _ in $(seq 100); do
-		grep -q "^# events:" "$work/$name.rec" 2>/dev/null && break
-		sleep 0.1
-	done
-	grep -q "^# events:" "$work/$name.rec" ||
+	record_start "$REPORT" "$work/$name.rec" -p "$G_PID" "${opts[@]}" ||
 		fail "nfswb-report record did not start: $(cat "$work/$name.rec.err")"
 	say "$name: nfswb-load writes $size at $rate/s, a COMMIT every $commit"
 	timeout 600 "$LOAD" "${SRV[@]}" --export "$work/mnt/exp" --size "$size" \

@@ -14,17 +14,8 @@ G_PID=
 G_RPCBIND_PID=
 G_WHY=
 
-# check DESCRIPTION COMMAND...: "ok: ..." or "FAIL: ..." and fail=1
-check() {
-	local what=$1
-	shift
-	if "$@"; then
-		echo "ok: $what"
-	else
-		echo "FAIL: $what" >&2
-		fail=1
-	fi
-}
+# check, pycheck, record_start
+. "${BASH_SOURCE[0]%/*}/../check-lib.sh"
 
 # g_isolate SCRIPT ARGS...: re-run SCRIPT in a network and mount namespace
 # of its own, if the machine allows it; returns only when it does not.

@@ -88,20 +88,15 @@ for _ in $(seq 120); do up && break; sleep 0.5; done
 check "Prometheus scrapes nfswbd before the COMMITs" up
 
 # nfswb-report record beside it: the reference figures.
-"$REPORT" record -p "$G_PID" -o "$G_DIR/rec" 2>"$G_DIR/rec.err" &
-rec_pid=$!
-for _ in $(seq 100); do
-	grep -q "^# events:" "$G_DIR/rec" 2>/dev/null && break
-	sleep 0.1
-done
+record_start "$REPORT" "$G_DIR/rec" -p "$G_PID"
 
 timeout 300 "$LOAD" --server "127.0.0.1:$G_NFS_PORT" --mount-port "$G_MNT_PORT" \
 	--timeout 60s --export "$DISK" --clients 4 --size 48M --commit-every 4M \
 	--json >"$G_DIR/load.json"
 check "nfswb-load exits 0 (got $?)" [ $? -eq 0 ]
 sleep 1
-kill -INT "$rec_pid"
-wait "$rec_pid"
+kill -INT "$REC_PID"
+wait "$REC_PID"
 "$REPORT" summary --json "$G_DIR/rec" >"$G_DIR/summary.json" ||
 	{ echo "FAIL: summary" >&2; exit 1; }
 read -r count p99 < <(python3 -c 'import json, sys

@@ -44,13 +44,8 @@ threads_before=$(ls /proc/"$G_PID"/task | wc -l)
 SRV=(--server "127.0.0.1:$G_NFS_PORT" --mount-port "$G_MNT_PORT" --timeout 60s)
 
 # record first, while Ganesha has only the threads of an idle server.
-"$REPORT" record -p "$G_PID" -o "$G_DIR/rec" 2>"$G_DIR/rec.err" &
-REC_PID=$!
-for _ in $(seq 100); do
-	grep -q "^# events:" "$G_DIR/rec" 2>/dev/null && break
-	sleep 0.1
-done
-check "record is running: $(cat "$G_DIR/rec.err")" grep -q "^# events:" "$G_DIR/rec"
+record_start "$REPORT" "$G_DIR/rec" -p "$G_PID"
+check "record is running: $(cat "$G_DIR/rec.err")" test $? = 0
 
 # 4 clients x 48M, a COMMIT every 4M: 48 COMMITs, each one fsync.
 timeout 300 "$LOAD" "${SRV[@]}" --export "$DISK" --clients 4 --size 48M \

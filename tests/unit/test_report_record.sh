@@ -3,18 +3,7 @@
 # nfswb-report record: its own tracefs instance, the events it finds,
 # samples from a status.json, and the instance gone after -d, SIGINT,
 # SIGTERM, and after a run killed with SIGKILL (removed by the next run).
-report=${NFSWB_REPORT:-../tools/report/nfswb-report}
-work=$(mktemp -d) || exit 1
-trap 'rm -rf "$work"' EXIT
-fail=0
-check() { # MESSAGE COMMAND...
-	local msg=$1
-	shift
-	if ! "$@"; then
-		echo "FAIL: $msg" >&2
-		fail=1
-	fi
-}
+. "${srcdir:-.}/unit/report-lib.sh"
 
 if [ "$(id -u)" != 0 ]; then
 	echo "SKIP: record needs root to create a tracefs instance" >&2
@@ -42,14 +31,9 @@ JSON
 cp /bin/true "$work/nfswb-probe-true"
 
 # 1. -d: events land in the file, samples too, and the instance goes.
-"$report" record -d 3s -e sched:sched_process_exec -s "$work/status.json" \
-	-o "$work/rec" 2>"$work/rec.err" &
-pid=$!
-# The header is written once the events are on.
-for _ in $(seq 100); do
-	grep -q "^# events:" "$work/rec" 2>/dev/null && break
-	sleep 0.1
-done
+record_start "$report" "$work/rec" -d 3s -e sched:sched_process_exec \
+	-s "$work/status.json"
+pid=$REC_PID
 for _ in 1 2 3; do "$work/nfswb-probe-true"; done
 wait $pid
 rc=$?
