@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -58,22 +59,22 @@ static int parse_number(const char *s, uint64_t *ipart, uint64_t *frac,
 
 	if (!s || !*s) {
 		*why = "empty value";
-		return -1;
+		return -EINVAL;
 	}
 	if (*p == '-') {
 		*why = "negative value";
-		return -1;
+		return -EINVAL;
 	}
 	if (*p < '0' || *p > '9') {
 		*why = "not a number";
-		return -1;
+		return -EINVAL;
 	}
 	for (; *p >= '0' && *p <= '9'; p++) {
 		unsigned int d = (unsigned int)(*p - '0');
 
 		if (v > (UINT64_MAX - d) / 10) {
 			*why = "number too large";
-			return -1;
+			return -ERANGE;
 		}
 		v = v * 10 + d;
 	}
@@ -81,7 +82,7 @@ static int parse_number(const char *s, uint64_t *ipart, uint64_t *frac,
 		p++;
 		if (*p < '0' || *p > '9') {
 			*why = "no digits after the decimal point";
-			return -1;
+			return -EINVAL;
 		}
 		for (; *p >= '0' && *p <= '9'; p++) {
 			if (nfrac < FRAC_DIGITS) {
@@ -116,7 +117,7 @@ static int scale(uint64_t ipart, uint64_t frac, uint64_t mult, uint64_t *out,
 	return 0;
 overflow:
 	*why = "number too large";
-	return -1;
+	return -ERANGE;
 }
 
 static const struct unit *find_unit(const struct unit *tab, const char *s,
@@ -133,22 +134,24 @@ int nfswb_parse_duration_ms(const char *s, uint64_t *ms, const char **why)
 	const struct unit *u;
 	uint64_t ipart, frac;
 	const char *rest;
+	int ret;
 
-	if (parse_number(s, &ipart, &frac, &rest, why))
-		return -1;
+	ret = parse_number(s, &ipart, &frac, &rest, why);
+	if (ret)
+		return ret;
 	/*
 	 * A bare number used to be milliseconds; background_time=2 then
 	 * meant 2 ms where 2 s was meant.  Only 0 needs no unit.
 	 */
 	if (!*rest && (ipart || frac)) {
 		*why = "a duration needs a unit: ms, s or m (e.g. 2s or 250ms)";
-		return -1;
+		return -EINVAL;
 	}
 	u = *rest ? find_unit(duration_units, rest, strlen(rest)) :
 		    &duration_units[0];
 	if (!u) {
 		*why = "unknown duration unit (use ms, s or m)";
-		return -1;
+		return -EINVAL;
 	}
 	return scale(ipart, frac, u->mult, ms, why);
 }
@@ -163,10 +166,12 @@ static int parse_bytes(const char *s, int rate, uint64_t *out,
 	const struct unit *u;
 	uint64_t ipart, frac;
 	const char *rest;
+	int ret;
 	size_t len;
 
-	if (parse_number(s, &ipart, &frac, &rest, why))
-		return -1;
+	ret = parse_number(s, &ipart, &frac, &rest, why);
+	if (ret)
+		return ret;
 	len = strlen(rest);
 	if (rate && len >= 2 && !strcmp(rest + len - 2, "/s"))
 		len -= 2;
@@ -179,7 +184,7 @@ static int parse_bytes(const char *s, int rate, uint64_t *out,
 	if (!u) {
 		*why = rate ? "unknown rate unit (use k, M, G or T, optionally with iB and /s)"
 			    : "unknown size unit (use k, M, G or T, optionally with iB)";
-		return -1;
+		return -EINVAL;
 	}
 	return scale(ipart, frac, u->mult, out, why);
 }

@@ -14,8 +14,9 @@
  * A fraction finer than the base unit (1 ms, 1 byte) is rounded down; the
  * arithmetic is integer only.  Empty strings, signs, blanks, unknown units,
  * trailing text and values beyond uint64_t are errors.
- * Every parser returns 0, or -1 with a static reason in *why and the
- * output untouched.
+ * Every parser returns 0, or a negative errno (-EINVAL, -ERANGE for a
+ * value beyond uint64_t) with a static reason in *why and the output
+ * untouched (the lib convention: doc/architecture.md).
  */
 #ifndef NFSWB_UNITS_H
 #define NFSWB_UNITS_H
