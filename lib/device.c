@@ -89,7 +89,7 @@ static size_t prefix_len(const char *mnt, const char *path)
  * Parse one mountinfo line (proc(5)):
  *   36 35 98:0 /mnt1 /mnt2 rw,noatime master:1 - ext3 /dev/root rw
  * Fills @m; returns 1 when the line is for @maj:@min, 0 when it is for
- * another device, -1 when malformed.
+ * another device, -EINVAL when malformed.
  */
 static int parse_mountinfo_line(char *line, unsigned int maj, unsigned int min,
 				struct mount_entry *m)
@@ -103,7 +103,7 @@ static int parse_mountinfo_line(char *line, unsigned int maj, unsigned int min,
 	     tok = strtok_r(NULL, " \n", &save), field++) {
 		if (field == 2) {
 			if (sscanf(tok, "%u:%u", &lmaj, &lmin) != 2)
-				return -1;
+				return -EINVAL;
 			match = lmaj == maj && lmin == min;
 		} else if (field == 4) {
 			mnt = tok;
@@ -117,13 +117,13 @@ static int parse_mountinfo_line(char *line, unsigned int maj, unsigned int min,
 		}
 	}
 	if (!mnt || !fstype || !source)
-		return -1;
+		return -EINVAL;
 	/* mountinfo escapes space, tab, newline and backslash. */
 	nfswb_unescape_octal(mnt);
 	nfswb_unescape_octal(source);
 	if (!copy_str(m->mnt_point, sizeof(m->mnt_point), mnt) ||
 	    !copy_str(m->source, sizeof(m->source), source))
-		return -1;
+		return -EINVAL;
 	/* Filesystem type names are short; a long one is cut, not fatal. */
 	snprintf(m->fstype, sizeof(m->fstype), "%s", fstype);
 	return match;
@@ -150,12 +150,14 @@ static int find_mount(const char *sysroot, const char *path,
 
 	if (!fmt_path(file, sizeof(file), "%s/proc/self/mountinfo", sysroot)) {
 		set_err(err, errlen, "%s: sysroot path too long", sysroot);
-		return -1;
+		return -ENAMETOOLONG;
 	}
 	f = fopen(file, "re");
 	if (!f) {
-		set_err(err, errlen, "%s: %s", file, strerror(errno));
-		return -1;
+		int e = errno;
+
+		set_err(err, errlen, "%s: %s", file, strerror(e));
+		return -e;
 	}
 	while (fgets(line, sizeof(line), f)) {
 		size_t len;
@@ -182,21 +184,22 @@ static int find_mount(const char *sysroot, const char *path,
 	if (!found) {
 		set_err(err, errlen, "%s: device %u:%u is not in %s", path, maj,
 			min, file);
-		return -1;
+		return -ENODEV;
 	}
 	return 0;
 }
 
-/* Copy the last component of @full ("/a/b/sda" -> "sda") into @name. */
+/*
+ * Copy the last component of @full ("/a/b/sda" -> "sda") into @name.
+ * The helpers below return 0 or a negative errno, as the lib does.
+ */
 static int last_component(const char *full, char *name, size_t len)
 {
 	const char *base = strrchr(full, '/');
 
 	base = base ? base + 1 : full;
-	if (!*base || !copy_str(name, len, base)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
+	if (!*base || !copy_str(name, len, base))
+		return -ENAMETOOLONG;
 	return 0;
 }
 
@@ -208,7 +211,7 @@ static int link_basename(const char *link, char *name, size_t len)
 
 	n = readlink(link, target, sizeof(target) - 1);
 	if (n < 0)
-		return -1;
+		return -errno;
 	target[n] = '\0';
 	while (n > 1 && target[n - 1] == '/')
 		target[--n] = '\0';
@@ -221,7 +224,7 @@ static int dir_basename(const char *dir, char *name, size_t len)
 	char real[PATH_MAX];
 
 	if (!realpath(dir, real))
-		return -1;
+		return -errno;
 	return last_component(real, name, len);
 }
 
@@ -239,11 +242,10 @@ static int read_line(const char *file, char *buf, size_t len)
 	char *nl;
 
 	if (!f)
-		return -1;
+		return -errno;
 	if (!fgets(buf, (int)len, f)) {
 		fclose(f);
-		errno = EINVAL;
-		return -1;
+		return -EINVAL;
 	}
 	fclose(f);
 	nl = strchr(buf, '\n');
@@ -262,6 +264,7 @@ static int disk_of_blockdir(const char *sysroot, const char *path,
 			    char *err, size_t errlen)
 {
 	char disk_dir[PATH_MAX], file[PATH_MAX], bdi[NFSWB_BDI_NAME_LEN];
+	int ret;
 
 	if (exists(blk, "partition")) {
 		if (!fmt_path(disk_dir, sizeof(disk_dir), "%s/..", blk))
@@ -271,10 +274,11 @@ static int disk_of_blockdir(const char *sysroot, const char *path,
 	}
 
 	/* The disk's name: the last component of its real directory. */
-	if (dir_basename(disk_dir, id->blockdev, sizeof(id->blockdev)) < 0) {
+	ret = dir_basename(disk_dir, id->blockdev, sizeof(id->blockdev));
+	if (ret < 0) {
 		set_err(err, errlen, "%s: %s: %s", path, disk_dir,
-			strerror(errno));
-		return -1;
+			strerror(-ret));
+		return ret;
 	}
 
 	/*
@@ -290,7 +294,7 @@ static int disk_of_blockdir(const char *sysroot, const char *path,
 			set_err(err, errlen,
 				"%s is on %s, whose disk %s has neither a bdi link nor a dev attribute in %s",
 				path, id->fstype, id->blockdev, disk_dir);
-			return -1;
+			return -ENODEV;
 		}
 	}
 	if (!fmt_path(file, sizeof(file), "%s/sys/class/bdi/%s", sysroot, bdi))
@@ -299,7 +303,7 @@ static int disk_of_blockdir(const char *sysroot, const char *path,
 		set_err(err, errlen,
 			"%s is on %s (disk %s), but its bdi %s is not in %s/sys/class/bdi",
 			path, id->fstype, id->blockdev, bdi, sysroot);
-		return -1;
+		return -ENODEV;
 	}
 	memcpy(id->bdi, bdi, sizeof(bdi));
 
@@ -307,16 +311,17 @@ static int disk_of_blockdir(const char *sysroot, const char *path,
 		      "%s/sys/block/%s/stat", sysroot, id->blockdev))
 		goto too_long;
 	if (access(id->stat_path, R_OK)) {
+		ret = -errno;
 		set_err(err, errlen, "%s is on disk %s, but %s is not readable: %s",
-			path, id->blockdev, id->stat_path, strerror(errno));
-		return -1;
+			path, id->blockdev, id->stat_path, strerror(-ret));
+		return ret;
 	}
 	return 0;
 
 too_long:
 	set_err(err, errlen, "%s: a sysfs path for its device is too long",
 		path);
-	return -1;
+	return -ENAMETOOLONG;
 }
 
 /*
@@ -331,7 +336,7 @@ static int resolve_btrfs(const char *sysroot, const char *path,
 	char bdi[NFSWB_BDI_NAME_LEN], name[NAME_MAX + 1];
 	struct dirent *de;
 	DIR *d;
-	int ret = -1;
+	int ret = -ENODEV;
 
 	/* /dev/mapper/vg-lv is a link to ../dm-3; sysfs knows "dm-3". */
 	if (!fmt_path(dev, sizeof(dev), "%s%s", sysroot, m->source) ||
@@ -346,9 +351,10 @@ static int resolve_btrfs(const char *sysroot, const char *path,
 		goto too_long;
 	d = opendir(fsdir);
 	if (!d) {
+		ret = -errno;
 		set_err(err, errlen, "%s is on btrfs (%s), but %s: %s", path,
-			m->source, fsdir, strerror(errno));
-		return -1;
+			m->source, fsdir, strerror(-ret));
+		return ret;
 	}
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
@@ -381,7 +387,7 @@ out:
 too_long:
 	set_err(err, errlen, "%s: a sysfs path for its device is too long",
 		path);
-	return -1;
+	return -ENAMETOOLONG;
 }
 
 /*
@@ -395,13 +401,15 @@ static int resolve(const char *sysroot, const char *path, const char *canon,
 	unsigned int maj = major(dev), min = minor(dev);
 	char blk[PATH_MAX];
 	struct mount_entry m;
+	int ret;
 
 	if (!sysroot)
 		sysroot = "";
 	memset(id, 0, sizeof(*id));
 	id->st_dev = dev;
-	if (find_mount(sysroot, path, canon, maj, min, &m, err, errlen) < 0)
-		return -1;
+	ret = find_mount(sysroot, path, canon, maj, min, &m, err, errlen);
+	if (ret < 0)
+		return ret;
 	snprintf(id->fstype, sizeof(id->fstype), "%s", m.fstype);
 
 	if (strcmp(m.fstype, "btrfs") == 0)
@@ -416,19 +424,19 @@ static int resolve(const char *sysroot, const char *path, const char *canon,
 		set_err(err, errlen,
 			"%s is on %s, which has no backing device: nothing to write back",
 			path, m.fstype);
-		return -1;
+		return -ENODEV;
 	}
 
 	if (!fmt_path(blk, sizeof(blk), "%s/sys/dev/block/%u:%u", sysroot,
 		      maj, min)) {
 		set_err(err, errlen, "%s: sysroot path too long", path);
-		return -1;
+		return -ENAMETOOLONG;
 	}
 	if (access(blk, F_OK)) {
 		set_err(err, errlen,
 			"%s is on %s (device %u:%u), which is not a block device: no %s",
 			path, m.fstype, maj, min, blk);
-		return -1;
+		return -ENOTBLK;
 	}
 	return disk_of_blockdir(sysroot, path, blk, id, err, errlen);
 }
@@ -447,12 +455,14 @@ int nfswb_resolve_device(const char *sysroot, const char *path,
 	struct stat st;
 
 	if (stat(path, &st) < 0) {
-		if (errno == ENOENT)
+		int e = errno;
+
+		if (e == ENOENT)
 			set_err(err, errlen, "%s does not exist", path);
 		else
 			set_err(err, errlen, "cannot stat %s: %s", path,
-				strerror(errno));
-		return -1;
+				strerror(e));
+		return -e;
 	}
 	if (!realpath(path, canon))
 		snprintf(canon, sizeof(canon), "%s", path);

@@ -41,7 +41,9 @@ struct nfswb_device_id {
  *       write back" or "/srv/y does not exist"
  * @errlen: size of @err
  *
- * Return: 0, or -1 with @err set.
+ * Return: 0, or a negative errno with @err set: -ENOENT (no such path),
+ * -ENODEV (no backing device, or none nfswb can reach), -ENOTBLK,
+ * -ENAMETOOLONG, or what a failed stat/open said.
  */
 int nfswb_resolve_device(const char *sysroot, const char *path,
 			 struct nfswb_device_id *id, char *err, size_t errlen);
@@ -59,7 +61,7 @@ int nfswb_resolve_device(const char *sysroot, const char *path,
  * For tests on fake trees, and for the daemon when it stat()ed the path
  * itself.
  *
- * Return: 0, or -1 with @err set.
+ * Return: as nfswb_resolve_device().
  */
 int nfswb_resolve_device_st(const char *sysroot, const char *path, dev_t dev,
 			    struct nfswb_device_id *id, char *err,
