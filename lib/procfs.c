@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -14,31 +15,34 @@
 
 #include "procfs.h"
 
-/* The number after "@key:" or "@key " on @line, as /proc and debugfs print. */
+/*
+ * The number after "@key:" or "@key " on @line, as /proc and debugfs
+ * print; -ENOENT when @line is not @key's.
+ */
 static int keyed_u64(const char *line, const char *key, uint64_t *v)
 {
 	size_t klen = strlen(key);
 	const char *p = line;
 
 	if (strncmp(p, key, klen))
-		return -1;
+		return -ENOENT;
 	p += klen;
 	if (*p != ':' && *p != ' ')
-		return -1;
+		return -ENOENT;
 	if (*p == ':')
 		p++;
-	return sscanf(p, "%" SCNu64, v) == 1 ? 0 : -1;
+	return sscanf(p, "%" SCNu64, v) == 1 ? 0 : -ENOENT;
 }
 
 int nfswb_read_keyed_u64(const char *path, const char *key, uint64_t *v)
 {
 	char line[256];
-	int ret = -1;
+	int ret = -ENOENT;
 	FILE *f;
 
 	f = fopen(path, "re");
 	if (!f)
-		return -1;
+		return -errno;
 	while (fgets(line, sizeof(line), f))
 		if (!strncmp(line, key, strlen(key))) {
 			ret = keyed_u64(line, key, v);
@@ -74,7 +78,7 @@ int nfswb_bdi_stats_read(const char *sysroot, const char *bdi,
 	memset(st, 0, sizeof(*st));
 	f = fopen(nfswb_bdi_stats_path(sysroot, bdi, path, sizeof(path)), "re");
 	if (!f)
-		return -1;
+		return -errno;
 	/* mm/backing-dev.c prints "BdiReclaimable: %10lu kB", and kBps. */
 	while (fgets(line, sizeof(line), f)) {
 		if (!keyed_u64(line, "BdiReclaimable", &v)) {
@@ -87,7 +91,7 @@ int nfswb_bdi_stats_read(const char *sysroot, const char *bdi,
 		}
 	}
 	fclose(f);
-	return st->has_reclaimable ? 0 : -1;
+	return st->has_reclaimable ? 0 : -ENOENT;
 }
 
 int nfswb_proc_comm(pid_t pid, char *comm, size_t len)
@@ -99,11 +103,13 @@ int nfswb_proc_comm(pid_t pid, char *comm, size_t len)
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return -1;
+		return -errno;
 	n = read(fd, comm, len - 1);
+	if (n < 0)
+		n = -errno;
 	close(fd);
 	if (n <= 0)
-		return -1;
+		return n < 0 ? (int)n : -ESRCH;
 	comm[n] = '\0';
 	if (comm[n - 1] == '\n')
 		comm[n - 1] = '\0';
@@ -114,10 +120,14 @@ pid_t nfswb_proc_tgid(pid_t pid)
 {
 	char path[64];
 	uint64_t tgid;
+	int ret;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	if (nfswb_read_keyed_u64(path, "Tgid", &tgid) < 0 || tgid > INT32_MAX)
-		return -1;
+	ret = nfswb_read_keyed_u64(path, "Tgid", &tgid);
+	if (ret < 0)
+		return ret;
+	if (tgid > INT32_MAX)
+		return -ERANGE;
 	return (pid_t)tgid;
 }
 

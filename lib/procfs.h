@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * procfs.h - small readers for the text the kernel prints in /proc, /sys
- * and debugfs, shared by the library, nfswbd and the tools.
+ * and debugfs, shared by the library, nfswbd and the tools.  Readers
+ * return 0 (a pid), or a negative errno: what open or read said
+ * (-ENOENT: no such file, or no such line in it).
  */
 #ifndef NFSWB_PROCFS_H
 #define NFSWB_PROCFS_H
@@ -14,14 +16,14 @@
 /**
  * nfswb_read_keyed_u64 - the number on the first line of @path that starts
  * with @key followed by ' ' or ':' ("nr_dirty 12" in /proc/vmstat,
- * "BdiReclaimable:   8 kB" in debugfs).  Returns 0 with *@v set, or -1
- * when the file cannot be read or has no such line.
+ * "BdiReclaimable:   8 kB" in debugfs).  Returns 0 with *@v set, -ENOENT
+ * when the file has no such line, or -errno when it cannot be read.
  */
 int nfswb_read_keyed_u64(const char *path, const char *key, uint64_t *v);
 
 /**
  * nfswb_vmstat_read - counter @key of @sysroot/proc/vmstat ("nr_dirty",
- * "nr_dirty_threshold": pages).  Returns 0, or -1 when unreadable or absent.
+ * "nr_dirty_threshold": pages).  Returns as nfswb_read_keyed_u64().
  */
 int nfswb_vmstat_read(const char *sysroot, const char *key, uint64_t *v);
 
@@ -42,21 +44,22 @@ char *nfswb_bdi_stats_path(const char *sysroot, const char *bdi, char *buf,
 
 /**
  * nfswb_bdi_stats_read - read the bdi's debugfs stats in one pass.
- * Returns 0, or -1 when the file cannot be read or has no BdiReclaimable
- * (debugfs not mounted, or not root).
+ * Returns 0, -errno when the file cannot be read (debugfs not mounted,
+ * or not root), or -ENOENT when it has no BdiReclaimable.
  */
 int nfswb_bdi_stats_read(const char *sysroot, const char *bdi,
 			 struct nfswb_bdi_stats *st);
 
 /**
  * nfswb_proc_comm - the command name of task @pid (/proc/PID/comm, its
- * newline removed) into @comm, @len bytes with the NUL.  Returns 0 or -1.
+ * newline removed) into @comm, @len bytes with the NUL.  Returns 0 or
+ * -errno (-ENOENT: no such task).
  */
 int nfswb_proc_comm(pid_t pid, char *comm, size_t len);
 
 /**
  * nfswb_proc_tgid - the thread group (process) of task @pid, from
- * /proc/PID/status; -1 when it is gone.
+ * /proc/PID/status; a negative errno (-ENOENT) when it is gone.
  */
 pid_t nfswb_proc_tgid(pid_t pid);
 

@@ -65,9 +65,9 @@ static void test_bdi_stats(void)
 			"/x/sys/kernel/debug/bdi/8:16/stats"), "%s", path);
 
 	put("sys/kernel/debug/bdi/7:1/stats", "BdiWriteback: 1 kB\n");
-	T_CHECK(nfswb_bdi_stats_read(root, "7:1", &st) == -1,
+	T_CHECK(nfswb_bdi_stats_read(root, "7:1", &st) == -ENOENT,
 		"no BdiReclaimable");
-	T_CHECK(nfswb_bdi_stats_read(root, "7:9", &st) == -1, "no file");
+	T_CHECK(nfswb_bdi_stats_read(root, "7:9", &st) == -ENOENT, "no file");
 }
 
 static void test_vmstat(void)
@@ -84,7 +84,7 @@ static void test_vmstat(void)
 		v == 262144, "threshold");
 	T_CHECK(nfswb_vmstat_read(root, "nr_writeback", &v) == 0 && v == 3,
 		"writeback");
-	T_CHECK(nfswb_vmstat_read(root, "nr_dirtied", &v) == -1, "absent");
+	T_CHECK(nfswb_vmstat_read(root, "nr_dirtied", &v) == -ENOENT, "absent");
 	/* Without debugfs the bound is the machine's nr_dirty. */
 	T_CHECK(nfswb_dirty_bound(root, "9:9", &bytes) == NFSWB_BOUND_GLOBAL &&
 		bytes == 12 * (uint64_t)sysconf(_SC_PAGESIZE), "global bound");
@@ -133,9 +133,9 @@ static void test_proc(void)
 	pthread_mutex_unlock(&lock);
 	pthread_join(t, NULL);
 
-	T_CHECK(nfswb_proc_comm(INT32_MAX, comm, sizeof(comm)) == -1,
+	T_CHECK(nfswb_proc_comm(INT32_MAX, comm, sizeof(comm)) == -ENOENT,
 		"no such pid");
-	T_CHECK(nfswb_proc_tgid(INT32_MAX) == -1, "no such pid's tgid");
+	T_CHECK(nfswb_proc_tgid(INT32_MAX) == -ENOENT, "no such pid's tgid");
 }
 
 int main(void)
