@@ -86,10 +86,12 @@ static int kernel_write(struct nfswb_mech_dev *d, struct kernel_priv *p,
 			uint64_t value)
 {
 	char v[32];
+	int ret;
 
 	snprintf(v, sizeof(v), "%" PRIu64, value);
-	if (nfswb_restore_set(d->restore, p->knob, v) < 0)
-		return -errno;
+	ret = nfswb_restore_set(d->restore, p->knob, v);
+	if (ret < 0)
+		return ret;
 	p->value = value;
 	p->set = 1;
 	d->count[p->kind->bytes ? KERNEL_KNOB_BYTES : KERNEL_KNOB_MS] = value;

@@ -120,21 +120,25 @@ static int write_cap(struct nfswb_mech_dev *d, struct limit_priv *p,
 	if (p->active && cap == d->count[LIMIT_CAP_BYTES])
 		return 0;
 	snprintf(v, sizeof(v), "%" PRIu64, cap);
-	if (nfswb_restore_set_via(d->restore, p->max_ratio_fine, p->max_bytes,
-				  v) < 0) {
+	err = nfswb_restore_set_via(d->restore, p->max_ratio_fine, p->max_bytes,
+				    v);
+	if (err < 0) {
 		/* The threshold moved under us (memory was used): retry lower. */
-		err = errno;
 		lower = dirty_threshold(p) / 10 * 9;
-		if (err != EINVAL || !lower || cap <= lower)
-			return -err;
+		if (err != -EINVAL || !lower || cap <= lower)
+			return err;
 		cap = lower;
 		snprintf(v, sizeof(v), "%" PRIu64, cap);
-		if (nfswb_restore_set_via(d->restore, p->max_ratio_fine,
-					  p->max_bytes, v) < 0)
-			return -errno;
+		err = nfswb_restore_set_via(d->restore, p->max_ratio_fine,
+					    p->max_bytes, v);
+		if (err < 0)
+			return err;
 	}
-	if (!p->active && nfswb_restore_set(d->restore, p->strict, "1") < 0)
-		return -errno;
+	if (!p->active) {
+		err = nfswb_restore_set(d->restore, p->strict, "1");
+		if (err < 0)
+			return err;
+	}
 	p->active = true;
 	if (d->count[LIMIT_CAP_BYTES] != cap)
 		d->count[LIMIT_CAP_CHANGES]++;
@@ -144,12 +148,11 @@ static int write_cap(struct nfswb_mech_dev *d, struct limit_priv *p,
 
 static int put_back(struct nfswb_mech_dev *d, struct limit_priv *p)
 {
-	int ret = 0;
+	int ret = nfswb_restore_put_back(d->restore, p->strict);
+	int ret2 = nfswb_restore_put_back(d->restore, p->max_ratio_fine);
 
-	if (nfswb_restore_put_back(d->restore, p->strict) < 0)
-		ret = -errno;
-	if (nfswb_restore_put_back(d->restore, p->max_ratio_fine) < 0)
-		ret = -errno;
+	if (ret2 < 0)
+		ret = ret2;
 	p->active = false;
 	d->count[LIMIT_CAP_BYTES] = 0;
 	return ret;

@@ -183,6 +183,16 @@ bool nfswb_restore_path_ok(const char *sysroot, const char *path, bool write)
 	return false;
 }
 
+/*
+ * The static helpers below return -1 with errno set, as the system calls
+ * they wrap do; each public function turns that into the negative errno
+ * it returns (the lib convention, doc/architecture.md).
+ */
+static int neg_errno(void)
+{
+	return errno > 0 ? -errno : -EIO;
+}
+
 /* ---- reading and writing the settings themselves ---- */
 
 /* Read a sysfs/sysctl value into @buf without its trailing newline. */
@@ -712,9 +722,10 @@ int nfswb_restore_parse(const char *buf, size_t len, const char *sysroot,
 		qsort(v, groups, sizeof(*v), cmp_line);
 	n = groups;
 	for (i = 0; i < n; i++) {
-		if (rd->record(rd->arg, v[i].line, v[i].path, v[i].orig,
-			       v[i].set) < 0) {
-			e = errno;
+		k = rd->record(rd->arg, v[i].line, v[i].path, v[i].orig,
+			       v[i].set);
+		if (k < 0) {
+			e = -k;
 			goto out;
 		}
 	}
@@ -726,16 +737,14 @@ out:
 		free(v[i].set);
 	}
 	free(v);
-	if (ret < 0)
-		errno = e;
-	return ret;
+	return ret < 0 ? -e : 0;
 }
 
 static int load_record(void *arg, unsigned int line, const char *path,
 		       const char *original, const char *set)
 {
 	(void)line;
-	return add_entry(arg, path, original, set) ? 0 : -1;
+	return add_entry(arg, path, original, set) ? 0 : -ENOMEM;
 }
 
 static void load_skip(void *arg, unsigned int line, const char *why,
@@ -772,10 +781,13 @@ static int load_journal(struct nfswb_restore *r, char *err, size_t errlen)
 		return 0;
 	ret = nfswb_restore_parse(buf, len, r->sysroot, &rd);
 	free(buf);
-	if (ret < 0)
+	if (ret < 0) {
 		snprintf(err, errlen, "cannot read %s/%s: %s", r->dir,
-			 NFSWB_RESTORE_JOURNAL, strerror(errno));
-	return ret;
+			 NFSWB_RESTORE_JOURNAL, strerror(-ret));
+		errno = -ret;
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -846,12 +858,13 @@ int nfswb_restore_open(int state_dirfd, const char *state_dir,
 		       char *err, size_t errlen)
 {
 	struct nfswb_restore *r;
+	int ret;
 
 	*rp = NULL;
 	r = calloc(1, sizeof(*r));
 	if (!r) {
 		snprintf(err, errlen, "out of memory");
-		return -1;
+		return -ENOMEM;
 	}
 	r->dirfd = r->lockfd = r->jfd = -1;
 	r->dir = strdup(state_dir);
@@ -899,8 +912,9 @@ int nfswb_restore_open(int state_dirfd, const char *state_dir,
 	*rp = r;
 	return 0;
 fail:
+	ret = neg_errno();
 	nfswb_restore_close(r);
-	return -1;
+	return ret;
 }
 
 /* The entry for @path, recorded (and its bdi locked) if it is new. */
@@ -971,24 +985,22 @@ int nfswb_restore_set_via(struct nfswb_restore *r, const char *record_path,
 	    !value_ok(value)) {
 		xlog(L_ERROR, "refusing to write %s to %s: not a setting nfswbd changes",
 		     value, path);
-		errno = EPERM;
-		return -1;
+		return -EPERM;
 	}
 	e = record(r, record_path);
 	if (!e)
-		return -1;
+		return neg_errno();
 	/* Unconfirmed until read back: a crash in between restores it. */
 	if (e->set) {
 		if (append_record(r, e->path, e->value, NULL) < 0)
-			return -1;
+			return neg_errno();
 		set_str(&e->set, NULL);
 	}
 	if (write_value(path, value) < 0) {
-		err = errno;
+		err = neg_errno();
 		xlog(L_WARNING, "cannot write %s to %s: %s", value, path,
-		     strerror(err));
-		errno = err;
-		return -1;
+		     strerror(-err));
+		return err;
 	}
 	if (read_value(e->path, cur, sizeof(cur)) < 0 || !value_ok(cur)) {
 		xlog(L_WARNING, "cannot read %s back after writing %s: %m; it will be restored unconditionally",
@@ -1017,16 +1029,16 @@ int nfswb_restore_put_back(struct nfswb_restore *r, const char *path)
 	if (i < 0)
 		return 0;
 	if (!put_back_entry(r, (size_t)i, ""))
-		return -1;
+		return -EIO;	/* logged, with the reason */
 	remove_entry(r, (size_t)i);
-	return rewrite_journal(r);
+	return rewrite_journal(r) < 0 ? neg_errno() : 0;
 }
 
 int nfswb_restore_all(struct nfswb_restore *r)
 {
 	int ret = r->n ? put_back_all(r, "") : 0;
 
-	return r->failed ? -1 : ret;
+	return r->failed || ret < 0 ? -EIO : 0;
 }
 
 size_t nfswb_restore_count(const struct nfswb_restore *r)

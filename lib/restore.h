@@ -81,9 +81,9 @@ struct nfswb_restore;
  * whose file is gone (its device was removed) is logged and dropped, so
  * is one whose file no longer reads what nfswbd set.
  *
- * Return: 0, or -1 when the journal cannot be used (not a regular file,
- * larger than NFSWB_RESTORE_JOURNAL_MAX, unwritable) or another process
- * holds the lock.
+ * Return: 0, or a negative errno when the journal cannot be used (not
+ * a regular file, larger than NFSWB_RESTORE_JOURNAL_MAX, unwritable) or
+ * another process holds the lock (-EWOULDBLOCK).
  */
 int nfswb_restore_open(int state_dirfd, const char *state_dir,
 		       const char *sysroot, struct nfswb_restore **rp,
@@ -107,7 +107,7 @@ bool nfswb_restore_path_ok(const char *sysroot, const char *path,
  * @record: one path's record, merged (first original, last set value),
  *	    in the order the paths first appear; @set is NULL when the
  *	    last change was not confirmed.  @line is the path's first line.
- *	    Return 0, or -1 to stop with that error.
+ *	    Return 0, or a negative errno to stop with that error.
  * @skip: a line that is not a valid record (@torn: the last line, cut
  *	  short by a crash, which is harmless), with the reason.
  * @arg: passed to both.
@@ -129,7 +129,7 @@ struct nfswb_restore_reader {
  *
  * Pure: no I/O.  Time O(n log n) in the number of records, memory O(@len).
  *
- * Return: 0, or -1 with errno set (ENOMEM, or what @rd->record returned).
+ * Return: 0, or a negative errno (-ENOMEM, or what @rd->record returned).
  */
 int nfswb_restore_parse(const char *buf, size_t len, const char *sysroot,
 			const struct nfswb_restore_reader *rd);
@@ -143,9 +143,10 @@ int nfswb_restore_parse(const char *buf, size_t len, const char *sysroot,
  * The file is read back after the write and that value journalled as the
  * one set.
  *
- * Return: 0, or -1 with errno set: from the journal (nothing was written)
- * or from the write itself (for sysfs, EINVAL means the kernel refused the
- * value); the reason is logged with the path.
+ * Return: 0, or a negative errno: -EPERM for a file nfswbd does not
+ * change, one from the journal (nothing was written) or from the write
+ * itself (for sysfs, -EINVAL means the kernel refused the value); the
+ * reason is logged with the path.
  */
 int nfswb_restore_set(struct nfswb_restore *r, const char *path,
 		      const char *value);
@@ -183,8 +184,8 @@ const char *nfswb_restore_original(const struct nfswb_restore *r,
  * @r: journal.
  * @path: absolute path; not recorded is not an error.
  *
- * Return: 0, or -1 if writing the value or rewriting the journal failed
- * (logged).  A record whose write failed stays in the journal so that the
+ * Return: 0, or a negative errno (-EIO) if writing the value or
+ * rewriting the journal failed (logged).  A record whose write failed stays in the journal so that the
  * next start tries again.
  */
 int nfswb_restore_put_back(struct nfswb_restore *r, const char *path);
@@ -193,7 +194,7 @@ int nfswb_restore_put_back(struct nfswb_restore *r, const char *path);
  * nfswb_restore_all - write back every original, newest change first.
  * @r: journal.
  *
- * Return: 0, or -1 if any value could not be written back, or if writing
+ * Return: 0, or -EIO if any value could not be written back, or if writing
  * the journal failed at any time since nfswb_restore_open() (each logged):
  * the exit status must tell the administrator.
  */
