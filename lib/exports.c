@@ -57,7 +57,7 @@ static void mode_choices(char *why, size_t len)
 					mode_names[i], i + 1 == NMODES ? ")" : "");
 }
 
-/* The reverse of nfswb_mode_name(); 0, or -1 for an unknown name. */
+/* The reverse of nfswb_mode_name(); 0, or -EINVAL for an unknown name. */
 static int mode_parse(const char *s, enum nfswb_mode *m)
 {
 	unsigned int i;
@@ -68,7 +68,7 @@ static int mode_parse(const char *s, enum nfswb_mode *m)
 			return 0;
 		}
 	}
-	return -1;
+	return -EINVAL;
 }
 
 static void writers_default(struct nfswb_export_opts *o)
@@ -137,13 +137,13 @@ static int parse_writers(struct nfswb_export_opts *o, const char *value,
 
 		if (n == 0) {
 			snprintf(why, len, "empty process name");
-			return -1;
+			return -EINVAL;
 		}
 		if (n >= NFSWB_WRITER_LEN) {
 			snprintf(why, len,
 				 "process name '%.*s' is longer than %d characters (the kernel's comm)",
 				 (int)n, p, NFSWB_WRITER_LEN - 1);
-			return -1;
+			return -EINVAL;
 		}
 		for (i = 0; i < n; i++) {
 			/* Printable, and nothing the option syntax uses. */
@@ -152,7 +152,7 @@ static int parse_writers(struct nfswb_export_opts *o, const char *value,
 				snprintf(why, len,
 					 "process name '%.*s' may not hold blanks, control characters or any of ( ) , = # \" \\",
 					 (int)n, p);
-				return -1;
+				return -EINVAL;
 			}
 		}
 		memcpy(name, p, n);
@@ -162,7 +162,7 @@ static int parse_writers(struct nfswb_export_opts *o, const char *value,
 				snprintf(why, len,
 					 "more than %d process names",
 					 NFSWB_MAX_WRITERS);
-				return -1;
+				return -EINVAL;
 			}
 			memcpy(tmp.writers[tmp.nwriters++], name, n + 1);
 		}
@@ -183,15 +183,15 @@ static int parse_positive_duration(const char *value, const char *zero_hint,
 
 	if (nfswb_parse_duration_ms(value, &v, &reason)) {
 		snprintf(why, len, "%s", reason);
-		return -1;
+		return -EINVAL;
 	}
 	if (v == 0) {
 		snprintf(why, len, "must be above 0 (%s)", zero_hint);
-		return -1;
+		return -EINVAL;
 	}
 	if (v > NFSWB_MAX_DURATION_MS) {
 		snprintf(why, len, "longer than the limit of 60m");
-		return -1;
+		return -EINVAL;
 	}
 	*ms = v;
 	return 0;
@@ -205,15 +205,15 @@ static int parse_positive_rate(const char *value, const char *zero_hint,
 
 	if (nfswb_parse_rate(value, &v, &reason)) {
 		snprintf(why, len, "%s", reason);
-		return -1;
+		return -EINVAL;
 	}
 	if (v == 0) {
 		snprintf(why, len, "must be above 0 (%s)", zero_hint);
-		return -1;
+		return -EINVAL;
 	}
 	if (v > NFSWB_MAX_RATE) {
 		snprintf(why, len, "above the limit of 1TiB/s");
-		return -1;
+		return -EINVAL;
 	}
 	*rate = v;
 	return 0;
@@ -223,7 +223,7 @@ static int parse_positive_rate(const char *value, const char *zero_hint,
 static int opt_apply(struct nfswb_export_opts *o, unsigned int bit,
 		     const char *value, char *why, size_t len)
 {
-	int ret = -1;
+	int ret = -EINVAL;
 
 	switch (bit) {
 	case NFSWB_OPT_MODE:
@@ -261,7 +261,7 @@ static int opt_apply(struct nfswb_export_opts *o, unsigned int bit,
 		break;
 	default:
 		snprintf(why, len, "unknown option");
-		return -1;
+		return -EINVAL;
 	}
 	if (!ret)
 		o->set |= bit;
@@ -277,11 +277,11 @@ int nfswb_export_opt_set(struct nfswb_export_opts *o, const char *name,
 	if (!bit) {
 		snprintf(why, len, "unknown option '%s'%s", name,
 			 strchr(name, '-') ? " (option names use '_')" : "");
-		return -1;
+		return -EINVAL;
 	}
 	if (opt_apply(o, bit, value, reason, sizeof(reason))) {
 		snprintf(why, len, "%s=%s: %s", name, value, reason);
-		return -1;
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -294,7 +294,7 @@ int nfswb_export_opt_set_reason(struct nfswb_export_opts *o,
 
 	if (!bit) {
 		snprintf(why, len, "unknown option");
-		return -1;
+		return -EINVAL;
 	}
 	return opt_apply(o, bit, value, why, len);
 }
@@ -310,7 +310,7 @@ int nfswb_export_opts_check(const struct nfswb_export_opts *o, char *why,
 			 "min_bandwidth (%s) is above max_bandwidth (%s)",
 			 nfswb_format_rate(o->min_bandwidth, a, sizeof(a)),
 			 nfswb_format_rate(o->max_bandwidth, b, sizeof(b)));
-		return -1;
+		return -EINVAL;
 	}
 	if (o->commit_target_ms &&
 	    o->commit_target_ms < o->background_time_ms) {
@@ -320,7 +320,7 @@ int nfswb_export_opts_check(const struct nfswb_export_opts *o, char *why,
 						  sizeof(a)),
 			 nfswb_format_duration_ms(o->background_time_ms, b,
 						  sizeof(b)));
-		return -1;
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -347,7 +347,7 @@ int nfswb_export_opts_merge(struct nfswb_export_opts *into,
 	} else if (from->mode != NFSWB_MODE_AUTO && from->mode != m.mode) {
 		snprintf(why, len, "mode=%s and mode=%s on one device",
 			 nfswb_mode_name(m.mode), nfswb_mode_name(from->mode));
-		return -1;
+		return -EINVAL;
 	}
 	if (from->background_time_ms < m.background_time_ms)
 		m.background_time_ms = from->background_time_ms;
@@ -364,14 +364,14 @@ int nfswb_export_opts_merge(struct nfswb_export_opts *into,
 			snprintf(why, len,
 				 "more than %d writers on one device",
 				 NFSWB_MAX_WRITERS);
-			return -1;
+			return -EINVAL;
 		}
 		memcpy(m.writers[m.nwriters++], from->writers[i],
 		       NFSWB_WRITER_LEN);
 	}
 	m.set |= from->set;
 	if (nfswb_export_opts_check(&m, why, len))
-		return -1;
+		return -EINVAL;
 	*into = m;
 	return 0;
 }
@@ -667,7 +667,7 @@ static int parse_path(struct parser *ps, char **pp, char *out)
 		if (!c) {
 			if (quoted) {
 				perr(ps, "unterminated quote in path");
-				return -1;
+				return -EINVAL;
 			}
 			break;
 		}
@@ -685,20 +685,20 @@ static int parse_path(struct parser *ps, char **pp, char *out)
 				perr(ps,
 				     "bad escape '\\%.3s' in path (use three octal digits, e.g. \\040 for a space)",
 				     p + 1);
-				return -1;
+				return -EINVAL;
 			}
 			v = (unsigned int)((p[1] - '0') * 64 + (p[2] - '0') * 8 +
 					   (p[3] - '0'));
 			if (v == 0) {
 				perr(ps, "escape '\\000' (NUL) in path");
-				return -1;
+				return -EINVAL;
 			}
 			c = (char)v;
 			p += 3;
 		}
 		if (n + 1 >= PATH_MAX) {
 			perr(ps, "path longer than %d bytes", PATH_MAX - 1);
-			return -1;
+			return -EINVAL;
 		}
 		out[n++] = c;
 	}
@@ -706,12 +706,12 @@ static int parse_path(struct parser *ps, char **pp, char *out)
 	*pp = p;
 	if (!n) {
 		perr(ps, "empty path");
-		return -1;
+		return -EINVAL;
 	}
 	if (out[0] != '/') {
 		perr(ps, "relative path '%s' (exported paths are absolute)",
 		     out);
-		return -1;
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -763,7 +763,7 @@ static size_t *index_slot(struct nfswb_config *cfg, const char *path)
 	}
 }
 
-/* Room for one more entry in the hash; -1 when out of memory. */
+/* Room for one more entry in the hash; -ENOMEM when out of memory. */
 static int index_grow(struct nfswb_config *cfg)
 {
 	size_t *old = cfg->slots, n, i;
@@ -776,7 +776,7 @@ static int index_grow(struct nfswb_config *cfg)
 	cfg->slots = calloc(n, sizeof(*cfg->slots));
 	if (!cfg->slots) {
 		cfg->slots = old;
-		return -1;
+		return -ENOMEM;
 	}
 	cfg->nslots = n;
 	/* Every entry, not only those of old: a caller may have filled cfg. */
@@ -831,7 +831,7 @@ static int add_export(struct parser *ps, const char *path,
 	return 0;
 nomem:
 	perr(ps, "out of memory");
-	return -1;
+	return -ENOMEM;
 }
 
 /* Text after an entry: only blanks or a comment. */
@@ -1161,7 +1161,7 @@ int nfswb_config_load(const char *main_file, bool main_required,
 	errors += check_paths(&loaded, diag);
 	if (errors) {
 		nfswb_config_free(&loaded);
-		return -1;
+		return -EINVAL;
 	}
 	*cfg = loaded;
 	return 0;

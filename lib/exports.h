@@ -88,8 +88,9 @@ void nfswb_export_opts_default(struct nfswb_export_opts *o);
 
 /*
  * nfswb_export_opt_set - apply one "name=value" option to @o and mark it
- * in @o->set.  Returns 0, or -1 with the reason in @why.  Used by the
- * parser and by the nfs.conf [nfswbd] defaults (with '_' for '-').
+ * in @o->set.  Returns 0, or a negative errno (-EINVAL, -ERANGE) with the
+ * reason in @why.  Used by the parser and by the nfs.conf [nfswbd]
+ * defaults (with '_' for '-').
  */
 int nfswb_export_opt_set(struct nfswb_export_opts *o, const char *name,
 			 const char *value, char *why, size_t len);
@@ -101,7 +102,7 @@ int nfswb_export_opt_set_reason(struct nfswb_export_opts *o,
 /*
  * nfswb_export_opts_check - rules between options of one export
  * (min_bandwidth <= max_bandwidth, commit_target >= background_time).
- * Returns 0, or -1 with the reason in @why.
+ * Returns 0, or -EINVAL with the reason in @why.
  */
 int nfswb_export_opts_check(const struct nfswb_export_opts *o, char *why,
 			    size_t len);
@@ -119,7 +120,7 @@ int nfswb_export_opts_check(const struct nfswb_export_opts *o, char *why,
  *   max_bandwidth   the smallest of those set
  *   writers         the union (error beyond NFSWB_MAX_WRITERS)
  * A merged min_bandwidth above the merged max_bandwidth is an error.
- * Returns 0, or -1 with the reason in @why and @into unchanged.
+ * Returns 0, or -EINVAL with the reason in @why and @into unchanged.
  */
 int nfswb_export_opts_merge(struct nfswb_export_opts *into,
 			    const struct nfswb_export_opts *from, char *why,
@@ -181,7 +182,7 @@ int nfswb_config_parse_buffer(const char *name, const char *buf, size_t len,
  * path that exists must be a directory, and two paths naming one
  * directory (a symlink, a bind mount) are the same export configured
  * twice; a path that does not exist is left for the caller to report.
- * Returns 0 with the exports in @cfg (pass it empty), or -1 when @diag
+ * Returns 0 with the exports in @cfg (pass it empty), or -EINVAL when @diag
  * received any error, with @cfg untouched: nothing is partially applied.
  */
 int nfswb_config_load(const char *main_file, bool main_required,

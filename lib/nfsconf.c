@@ -525,7 +525,7 @@ int nfswb_nfsconf_load_owned(const char *path, const char *section,
 	*out = NULL;
 	if (read_new(&r, path, &c)) {
 		nfswb_nfsconf_free(c);
-		return -1;
+		return -EINVAL;
 	}
 	*out = c;
 	return 0;
@@ -742,7 +742,7 @@ int nfswb_nfsconf_check_keys(const struct nfswb_nfsconf *c,
 			       section, b->tag);
 		errors++;
 	}
-	return errors ? -1 : 0;
+	return errors ? -EINVAL : 0;
 }
 
 int nfswb_nfsconf_daemon_defaults(const struct nfswb_nfsconf *c,
@@ -777,7 +777,7 @@ int nfswb_nfsconf_daemon_defaults(const struct nfswb_nfsconf *c,
 	    nfswb_export_opts_check(&o, why, sizeof(why)))
 		nfswb_diag_add(diag, conf_name, 0, "[nfswbd] %s", why);
 	if (nfswb_diag_errors(diag) != errors)
-		return -1;
+		return -EINVAL;
 	*defaults = o;
 	return 0;
 }

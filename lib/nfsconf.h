@@ -34,7 +34,7 @@ int nfswb_nfsconf_read(const char *path, struct nfswb_nfsconf **out,
 		       struct nfswb_diag *diag);
 
 /**
- * nfswb_nfsconf_load - the strict form: 0 with *@out set, or -1 with
+ * nfswb_nfsconf_load - the strict form: 0 with *@out set, or -EINVAL with
  * *@out NULL and every problem in @diag (nothing partially applied).
  */
 int nfswb_nfsconf_load(const char *path, struct nfswb_nfsconf **out,
@@ -46,8 +46,8 @@ int nfswb_nfsconf_load(const char *path, struct nfswb_nfsconf **out,
  * unreadable file) is an error in @errors; a problem elsewhere is another
  * program's business, goes to @warnings and is skipped as nfs-utils
  * skips it.  @section NULL: every problem is an error, as in
- * nfswb_nfsconf_load().  Returns 0 with *@out set, or -1 with *@out NULL
- * when @errors got any (nothing partially applied).
+ * nfswb_nfsconf_load().  Returns 0 with *@out set, or -EINVAL with
+ * *@out NULL when @errors got any (nothing partially applied).
  */
 int nfswb_nfsconf_load_owned(const char *path, const char *section,
 			     struct nfswb_nfsconf **out,
@@ -85,7 +85,7 @@ bool nfswb_nfsconf_get_bool(const struct nfswb_nfsconf *c, const char *section,
  * background-time, commit-target, bandwidth, min-bandwidth, max-bandwidth
  * and writers onto @defaults (the per-export defaults that nfswb.exports
  * lines start from).  Errors are "FILE:LINE: [nfswbd] key = value: reason".
- * Returns 0, or -1 with @defaults unchanged.
+ * Returns 0, or -EINVAL with @defaults unchanged.
  */
 int nfswb_nfsconf_daemon_defaults(const struct nfswb_nfsconf *c,
 				  const char *conf_name,
@@ -98,7 +98,7 @@ int nfswb_nfsconf_daemon_defaults(const struct nfswb_nfsconf *c,
  * nor, for [nfswbd], in the one list of its keys (lib/nfsconf.c: the
  * export option keys above and the daemon's own): a typo there would
  * otherwise be silently ignored.  Errors are "FILE:LINE: [section]
- * unknown key 'KEY'".  Returns 0, or -1 when any was found.
+ * unknown key 'KEY'".  Returns 0, or -EINVAL when any was found.
  */
 int nfswb_nfsconf_check_keys(const struct nfswb_nfsconf *c,
 			     const char *section, const char *const *keys,

@@ -304,7 +304,8 @@ static void check_load(void)
 	ret = nfswb_config_load(main_file, true, dir, NULL, &cfg, &diag);
 	snprintf(want, sizeof(want), "%s: cannot read: No such file or directory",
 		 main_file);
-	T_CHECK(ret == -1 && diag.count == 1 && !strcmp(diag.msgs[0], want),
+	T_CHECK(ret == -EINVAL && diag.count == 1 &&
+		!strcmp(diag.msgs[0], want),
 		"missing required: %d %s", ret,
 		diag.count ? diag.msgs[0] : "");
 	nfswb_diag_clear(&diag);
@@ -339,7 +340,7 @@ static void check_load(void)
 	/* one bad drop-in: everything is refused, every error listed */
 	put("d/20-c.exports", "\n/main (mode=files)\n/x (mode=?)\n");
 	ret = nfswb_config_load(main_file, true, dir, NULL, &cfg, &diag);
-	T_CHECK(ret == -1 && cfg.count == 0 && cfg.exports == NULL,
+	T_CHECK(ret == -EINVAL && cfg.count == 0 && cfg.exports == NULL,
 		"bad drop-in: %d, %zu exports", ret, cfg.count);
 	T_CHECK(diag.count == 2, "bad drop-in: %zu messages", diag.count);
 	snprintf(want, sizeof(want),
@@ -443,7 +444,7 @@ static void check_paths(void)
 		 tmpdir, tmpdir, tmpdir);
 	put("paths.exports", want);
 	ret = nfswb_config_load(conf, true, NULL, NULL, &cfg, &diag);
-	T_CHECK(ret == -1 && cfg.count == 0 && diag.count == 2,
+	T_CHECK(ret == -EINVAL && cfg.count == 0 && diag.count == 2,
 		"paths: %d, %zu messages", ret, diag.count);
 	snprintf(want, sizeof(want),
 		 "%s:2: %s/link is the directory %s/dir (first at %s:1) under another name: configured twice",
@@ -461,7 +462,7 @@ static void check_paths(void)
 
 	ret = nfswb_config_load("/proc/self/mem", true, NULL, NULL, &cfg,
 				&diag);
-	T_CHECK(ret == -1 && diag.count == 1 &&
+	T_CHECK(ret == -EINVAL && diag.count == 1 &&
 		!strcmp(diag.msgs[0],
 			"/proc/self/mem: cannot read: Input/output error"),
 		"/proc/self/mem: %d %s", ret, diag.count ? diag.msgs[0] : "");
@@ -471,7 +472,7 @@ static void check_paths(void)
 		"/dev/null: %d %s", ret, diag.count ? diag.msgs[0] : "");
 	nfswb_diag_clear(&diag);
 	ret = nfswb_config_load("/dev/zero", true, NULL, NULL, &cfg, &diag);
-	T_CHECK(ret == -1 && diag.count == 1 &&
+	T_CHECK(ret == -EINVAL && diag.count == 1 &&
 		!strcmp(diag.msgs[0], "/dev/zero: not a regular file"),
 		"/dev/zero: %d %s", ret, diag.count ? diag.msgs[0] : "");
 	nfswb_diag_clear(&diag);
@@ -578,7 +579,7 @@ static void check_merge(void)
 			T_CHECK(ret == 0 && same_merged(&a, &b),
 				"merge %zu reversed: '%s'", i, got);
 		} else {
-			T_CHECK(ret == -1, "merge %zu: accepted", i);
+			T_CHECK(ret == -EINVAL, "merge %zu: accepted", i);
 			T_CHECK(!strcmp(why, merges[i].want),
 				"merge %zu:\n  got  '%s'\n  want '%s'", i, why,
 				merges[i].want);

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +75,7 @@ static void check_defaults(void)
 				"case %zu: %d\n  got  '%s'\n  want '%s'", i, ret,
 				got, cases[i].want);
 		} else {
-			T_CHECK(ret == -1, "case %zu: accepted", i);
+			T_CHECK(ret == -EINVAL, "case %zu: accepted", i);
 			T_CHECK(!memcmp(&d, &before, sizeof(d)),
 				"case %zu: defaults changed on error", i);
 		}
@@ -125,7 +126,7 @@ static void check_keys(void)
 
 	nfswb_nfsconf_parse_buffer("K", text, sizeof(text) - 1, false, &c,
 				   &diag);
-	T_CHECK(nfswb_nfsconf_check_keys(c, "nfswbd", keys, &diag) == -1,
+	T_CHECK(nfswb_nfsconf_check_keys(c, "nfswbd", keys, &diag) == -EINVAL,
 		"unknown keys not found");
 	T_CHECK(diag.count == 2 &&
 		!strcmp(diag.msgs[0], "K:4: [nfswbd] unknown key 'intervall'") &&
@@ -159,7 +160,7 @@ static void check_load(void)
 	f = fdopen(fd, "w");
 	fputs("[nfswbd]\nmode = files\n[broken\n", f);
 	fclose(f);
-	T_CHECK(nfswb_nfsconf_load(path, &c, &diag) == -1 && c == NULL &&
+	T_CHECK(nfswb_nfsconf_load(path, &c, &diag) == -EINVAL && c == NULL &&
 		diag.count == 1, "broken file: %zu messages", diag.count);
 	nfswb_diag_clear(&diag);
 	T_CHECK(nfswb_nfsconf_read(path, &c, &diag) == 1 && c &&
@@ -225,7 +226,7 @@ static void check_load_owned(void)
 			i, err.count, warn.count, owned_cases[i].errors,
 			owned_cases[i].warnings);
 		if (owned_cases[i].errors) {
-			T_CHECK(ret == -1 && !c, "case %zu: loaded", i);
+			T_CHECK(ret == -EINVAL && !c, "case %zu: loaded", i);
 		} else {
 			const char *mode = c ? nfswb_nfsconf_get(c, "nfswbd",
 								 "mode") : NULL;
@@ -248,7 +249,7 @@ static void check_load_owned(void)
 	}
 	/* An unreadable file may hold [nfswbd]: an error. */
 	T_CHECK(nfswb_nfsconf_load_owned("/tmp", "nfswbd", &c, &err,
-					 &warn) == -1 && err.count == 1,
+					 &warn) == -EINVAL && err.count == 1,
 		"unreadable nfs.conf: %zu errors", err.count);
 	nfswb_diag_clear(&err);
 	nfswb_diag_clear(&warn);
