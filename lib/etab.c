@@ -95,8 +95,7 @@ static int add_line(struct nfswb_etab *out, char *line)
 				   (out->count + 1) * sizeof(*n)) : NULL;
 		if (!n) {
 			free(copy);
-			errno = ENOMEM;
-			return -1;
+			return -ENOMEM;
 		}
 		out->entries = n;
 		x = &out->entries[out->count++];
@@ -121,14 +120,12 @@ int nfswb_etab_parse(const char *text, struct nfswb_etab *out)
 		char *line = strndup(p, n);
 		int ret;
 
-		if (!line) {
-			errno = ENOMEM;
-			return -1;
-		}
+		if (!line)
+			return -ENOMEM;
 		ret = add_line(out, line);
 		free(line);
 		if (ret)
-			return -1;
+			return ret;
 		p += n;
 		if (*p)
 			p++;
@@ -142,16 +139,14 @@ static int load_file(const char *sysroot, const char *name,
 	char file[4096], *text = NULL;
 	size_t len = 0, cap = 0, n;
 	FILE *f;
-	int ret = -1;
+	int ret = -ENOMEM;
 
 	if ((size_t)snprintf(file, sizeof(file), "%s%s", sysroot, name) >=
-	    sizeof(file)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
+	    sizeof(file))
+		return -ENAMETOOLONG;
 	f = fopen(file, "re");
 	if (!f)
-		return -1;
+		return -errno;
 	do {
 		if (len + 4096 + 1 > cap) {
 			char *t = realloc(text, cap = len + 65536);
@@ -163,8 +158,10 @@ static int load_file(const char *sysroot, const char *name,
 		n = fread(text + len, 1, cap - len - 1, f);
 		len += n;
 	} while (n > 0);
-	if (ferror(f))
+	if (ferror(f)) {
+		ret = -EIO;
 		goto out;
+	}
 	text[len] = '\0';
 	ret = nfswb_etab_parse(text, out);
 out:
@@ -178,21 +175,18 @@ int nfswb_etab_load(const char *sysroot, struct nfswb_etab *out)
 	static const char *const files[] = {
 		"/proc/fs/nfs/exports", "/var/lib/nfs/etab",
 	};
-	int found = 0;
+	int found = 0, ret;
 
 	if (!sysroot)
 		sysroot = "";
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
-		if (load_file(sysroot, files[i], out) == 0)
+		ret = load_file(sysroot, files[i], out);
+		if (ret == 0)
 			found++;
-		else if (errno != ENOENT)
-			return -1;
+		else if (ret != -ENOENT)
+			return ret;
 	}
-	if (!found) {
-		errno = ENOENT;
-		return -1;
-	}
-	return 0;
+	return found ? 0 : -ENOENT;
 }
 
 const struct nfswb_knfsd_export *nfswb_etab_find(const struct nfswb_etab *e,

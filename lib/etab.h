@@ -38,7 +38,7 @@ struct nfswb_etab {
  * entries (option v4root) are not exports and are left out.  Lines that
  * are not PATH CLIENT(OPTS) are counted in @out->skipped.
  *
- * Return: 0, or -1 with errno ENOMEM.
+ * Return: 0, or -ENOMEM.
  */
 int nfswb_etab_parse(const char *text, struct nfswb_etab *out);
 
@@ -47,8 +47,8 @@ int nfswb_etab_parse(const char *text, struct nfswb_etab *out);
  * @sysroot: prefix for both paths, "" on a live system
  * @out: zero-initialised
  *
- * Return: 0 when at least one exists, -1 with errno ENOENT when neither
- * does (knfsd not set up), or with errno from reading.
+ * Return: 0 when at least one exists, -ENOENT when neither does (knfsd
+ * not set up), or the negative errno reading one failed with.
  */
 int nfswb_etab_load(const char *sysroot, struct nfswb_etab *out);
 
