@@ -56,16 +56,18 @@ int nfswb_caps_drop(uint64_t keep, char *err, size_t errlen)
 	};
 	struct __user_cap_data_struct data[2];
 	uint64_t permitted;
-	int cap, last = last_cap();
+	int cap, last = last_cap(), e;
 
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
+		e = -errno;
 		snprintf(err, errlen, "prctl(PR_SET_NO_NEW_PRIVS): %s",
-			 strerror(errno));
-		return -1;
+			 strerror(-e));
+		return e;
 	}
 	if (get_caps(data) < 0) {
-		snprintf(err, errlen, "capget: %s", strerror(errno));
-		return -1;
+		e = -errno;
+		snprintf(err, errlen, "capget: %s", strerror(-e));
+		return e;
 	}
 	permitted = (uint64_t)data[1].permitted << 32 | data[0].permitted;
 	keep &= permitted;
@@ -73,9 +75,10 @@ int nfswb_caps_drop(uint64_t keep, char *err, size_t errlen)
 	/* Ambient capabilities would survive an execve(); none are wanted. */
 	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 &&
 	    errno != EINVAL) {
+		e = -errno;
 		snprintf(err, errlen, "prctl(PR_CAP_AMBIENT_CLEAR_ALL): %s",
-			 strerror(errno));
-		return -1;
+			 strerror(-e));
+		return e;
 	}
 	/* The bounding set first: shrinking it needs CAP_SETPCAP. */
 	if (permitted & NFSWB_CAP_BIT(CAP_SETPCAP)) {
@@ -84,10 +87,11 @@ int nfswb_caps_drop(uint64_t keep, char *err, size_t errlen)
 				continue;
 			if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 &&
 			    errno != EINVAL) {
+				e = -errno;
 				snprintf(err, errlen,
 					 "prctl(PR_CAPBSET_DROP, %d): %s", cap,
-					 strerror(errno));
-				return -1;
+					 strerror(-e));
+				return e;
 			}
 		}
 	}
@@ -95,8 +99,9 @@ int nfswb_caps_drop(uint64_t keep, char *err, size_t errlen)
 	data[1].effective = data[1].permitted = (uint32_t)(keep >> 32);
 	data[0].inheritable = data[1].inheritable = 0;
 	if (syscall(SYS_capset, &hdr, data) < 0) {
-		snprintf(err, errlen, "capset: %s", strerror(errno));
-		return -1;
+		e = -errno;
+		snprintf(err, errlen, "capset: %s", strerror(-e));
+		return e;
 	}
 	return 0;
 }

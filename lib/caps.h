@@ -45,7 +45,7 @@
  * any capability (not root) there is nothing to drop and it succeeds
  * after setting PR_SET_NO_NEW_PRIVS.
  *
- * Return: 0, or -1.
+ * Return: 0, or the negative errno of the call that failed.
  */
 int nfswb_caps_drop(uint64_t keep, char *err, size_t errlen);
 
