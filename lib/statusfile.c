@@ -381,7 +381,7 @@ int nfswb_jget_count(const struct nfswb_jval *v, const char *path,
 	/* 2^64 itself does not fit; every double below it does. */
 	if (v->type != NFSWB_J_NUM || !(v->num >= 0) ||
 	    v->num >= 18446744073709551616.0)
-		return -1;
+		return -ERANGE;
 	*out = (uint64_t)v->num;
 	return 1;
 }

@@ -70,8 +70,8 @@ bool nfswb_jget_u64(const struct nfswb_jval *v, const char *path,
  * @path: as nfswb_jget()
  * @out: the value, when found
  *
- * Return: 1 found, 0 missing or null, -1 present but no count can have
- * it (a string, a negative number, 2^64 or more, -1e999).
+ * Return: 1 found, 0 missing or null, -ERANGE present but no count can
+ * have it (a string, a negative number, 2^64 or more, -1e999).
  */
 int nfswb_jget_count(const struct nfswb_jval *v, const char *path,
 		     uint64_t *out);
