@@ -113,6 +113,29 @@ static void fake_tree(void)
 	put("proc/vmstat", "nr_dirty 12\nnr_dirty_threshold 262144\n");
 }
 
+/*
+ * A device of the fake tree, its journal open, @background_time_ms and
+ * @commit_target_ms set (0: the default), @m attached; returns the journal.
+ */
+static struct nfswb_restore *attach_dev(const struct nfswb_mech *m,
+					struct nfswb_mech_dev *d,
+					struct nfswb_device_id *id,
+					uint64_t background_time_ms,
+					uint64_t commit_target_ms)
+{
+	struct nfswb_restore *r = t_journal_open_root(state, root);
+	char why[256];
+
+	t_mech_dev_init(d, id, r, root, BDI);
+	if (background_time_ms)
+		d->opts.background_time_ms = background_time_ms;
+	if (commit_target_ms)
+		d->opts.commit_target_ms = commit_target_ms;
+	T_CHECK(m->attach(d, why, sizeof(why)) == 0, "%s attach: %s", m->name,
+		why);
+	return r;
+}
+
 static void test_kernel(void)
 {
 	struct nfswb_device_id id;
@@ -131,11 +154,7 @@ static void test_kernel(void)
 	T_CHECK(nfswb_mech_kernel.probe(root, why, sizeof(why)) == 0,
 		"probe with the knob: %s", why);
 
-	r = t_journal_open_root(state, root);
-	t_mech_dev_init(&d, &id, r, root, BDI);
-	d.opts.background_time_ms = 1500;
-	T_CHECK(nfswb_mech_kernel.attach(&d, why, sizeof(why)) == 0,
-		"attach: %s", why);
+	r = attach_dev(&nfswb_mech_kernel, &d, &id, 1500, 0);
 	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/dirty_background_time"),
 			"1500"), "knob %s", get("sys/class/bdi/" BDI "/dirty_background_time"));
 	T_CHECK(count_kernel(&d, "knob_ms") == 1500, "knob_ms %" PRIu64,
@@ -218,11 +237,7 @@ static void test_kernel_bytes(void)
 	T_CHECK(nfswb_mech_kernel.probe(root, why, sizeof(why)) == 0 &&
 		strstr(why, "dirty_background_bytes"), "probe: %s", why);
 
-	r = t_journal_open_root(state, root);
-	t_mech_dev_init(&d, &id, r, root, BDI);
-	d.opts.background_time_ms = 1000;
-	T_CHECK(nfswb_mech_kernel.attach(&d, why, sizeof(why)) == 0,
-		"attach: %s", why);
+	r = attach_dev(&nfswb_mech_kernel, &d, &id, 1000, 0);
 	T_CHECK(!strcmp(get(knob), "0"), "bytes knob at attach: %s", get(knob));
 	T_CHECK(interval(&nfswb_mech_kernel, &d, 32 * MiB) == 0, "apply");
 	T_CHECK(!strcmp(get(knob), "33554432"), "bytes knob: %s", get(knob));
@@ -253,11 +268,7 @@ static void test_limit(void)
 
 	T_CHECK(nfswb_mech_limit.probe(root, why, sizeof(why)) == 0,
 		"limit probe: %s", why);
-	r = t_journal_open_root(state, root);
-	t_mech_dev_init(&d, &id, r, root, BDI);
-	d.opts.commit_target_ms = 2000;
-	T_CHECK(nfswb_mech_limit.attach(&d, why, sizeof(why)) == 0,
-		"attach: %s", why);
+	r = attach_dev(&nfswb_mech_limit, &d, &id, 0, 2000);
 	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/strict_limit"), "0"),
 		"attach alone changes nothing");
 
