@@ -195,33 +195,45 @@ def knfsd_trace(rng, with_rpc, n_commit, n_write):
     return t, exp
 
 
-def ganesha_trace(rng, n):
-    """fsync syscalls of a userspace server, several threads at once."""
-    t = Trace(rng)
-    lat = []
+def overlapping_calls(rng, t, pids, n, start, finish):
+    """n calls by the threads @pids, each with at most one open at a time,
+    as a server's worker threads make them: start(pid, now) at a call's
+    start returns what finish(pid, now, state) gets at its end."""
     open_calls = {}
-    pids = [4001, 4002, 4003, 4004]
     done = 0
     while done < n:
         pid = rng.choice(pids)
         if pid in open_calls:
-            start = open_calls.pop(pid)
             now = t.tick(rng.randint(1, 50000))
-            t.lines.append(f"     ganesha.nfsd-{pid} [000] ..... {now}: "
-                           "sys_fsync -> 0x0")
-            lat.append(int((Decimal(now) - Decimal(start)) * 1000000))
+            finish(pid, now, open_calls.pop(pid))
             done += 1
         else:
             now = t.tick(rng.randint(1, 2000))
-            name = rng.choice(["sys_fsync", "sys_fdatasync"])
-            if name == "sys_fdatasync":
-                # The raw_syscalls form of the same thing.
-                t.lines.append(f"     ganesha.nfsd-{pid} [001] ..... {now}: "
-                               "sys_enter: NR 75 (7, 0, 0, 0, 0, 0)")
-            else:
-                t.lines.append(f"     ganesha.nfsd-{pid} [001] ..... {now}: "
-                               "sys_fsync(fd: 7)")
-            open_calls[pid] = now
+            open_calls[pid] = start(pid, now)
+
+
+def ganesha_trace(rng, n):
+    """fsync syscalls of a userspace server, several threads at once."""
+    t = Trace(rng)
+    lat = []
+
+    def start(pid, now):
+        name = rng.choice(["sys_fsync", "sys_fdatasync"])
+        if name == "sys_fdatasync":
+            # The raw_syscalls form of the same thing.
+            t.lines.append(f"     ganesha.nfsd-{pid} [001] ..... {now}: "
+                           "sys_enter: NR 75 (7, 0, 0, 0, 0, 0)")
+        else:
+            t.lines.append(f"     ganesha.nfsd-{pid} [001] ..... {now}: "
+                           "sys_fsync(fd: 7)")
+        return now
+
+    def finish(pid, now, began):
+        t.lines.append(f"     ganesha.nfsd-{pid} [000] ..... {now}: "
+                       "sys_fsync -> 0x0")
+        lat.append(int((Decimal(now) - Decimal(began)) * 1000000))
+
+    overlapping_calls(rng, t, [4001, 4002, 4003, 4004], n, start, finish)
     return t, lat
 
 
@@ -239,42 +251,38 @@ def kprobe_trace(rng, n):
     per_export = {name: [] for name in devs}
     per_owner = {}
     lat, v3 = [], []
-    open_calls = {}
-    pids = [71, 72, 73, 74]
-    done = 0
-    while done < n:
-        pid = rng.choice(pids)
-        if pid in open_calls:
-            start, name, xid, is_v3, uid = open_calls.pop(pid)
-            now = t.tick(rng.randint(1, 50000))
-            back = "nfsd3_proc_commit+0x4e/0x90" if is_v3 else \
-                "nfsd4_commit+0x6a/0xa0"
-            t.event("nfsd", pid, "nfswb_commit_exit",
-                    f"({back} <- nfsd_commit) ret=0x0", now)
-            us = int((Decimal(now) - Decimal(start)) * 1000000)
-            lat.append(us)
-            per_export[name].append(us)
-            per_owner.setdefault(uid, []).append(us)
-            proc = "COMMIT" if is_v3 else "COMPOUND"
-            t.event("nfsd", pid, "svc_stats_latency",
-                    "xid=0x%08x server=10.0.0.1:2049 client=10.0.0.%d:800"
-                    " proc=%s execute-us=%d" % (xid, pid, proc, us + 7),
-                    t.tick(3))
-            if is_v3:
-                v3.append(us + 7)
-            done += 1
-        else:
-            now = t.tick(rng.randint(1, 2000))
-            name = rng.choice(list(devs))
-            major, minor = devs[name]
-            t.xid += 1
-            xid_be = int.from_bytes(t.xid.to_bytes(4, "big"), "little")
-            uid = rng.choice([0, 4242])
-            t.event("nfsd", pid, "nfswb_commit_entry",
-                    "(nfsd_commit+0x0/0x1f0) xid_be=0x%x dev=%d ino=%d"
-                    " uid=%d" % (xid_be, major << 20 | minor,
-                                 rng.randint(12, 99), uid), now)
-            open_calls[pid] = (now, name, t.xid, rng.random() < 0.3, uid)
+
+    def start(pid, now):
+        name = rng.choice(list(devs))
+        major, minor = devs[name]
+        t.xid += 1
+        xid_be = int.from_bytes(t.xid.to_bytes(4, "big"), "little")
+        uid = rng.choice([0, 4242])
+        t.event("nfsd", pid, "nfswb_commit_entry",
+                "(nfsd_commit+0x0/0x1f0) xid_be=0x%x dev=%d ino=%d"
+                " uid=%d" % (xid_be, major << 20 | minor,
+                             rng.randint(12, 99), uid), now)
+        return (now, name, t.xid, rng.random() < 0.3, uid)
+
+    def finish(pid, now, state):
+        began, name, xid, is_v3, uid = state
+        back = "nfsd3_proc_commit+0x4e/0x90" if is_v3 else \
+            "nfsd4_commit+0x6a/0xa0"
+        t.event("nfsd", pid, "nfswb_commit_exit",
+                f"({back} <- nfsd_commit) ret=0x0", now)
+        us = int((Decimal(now) - Decimal(began)) * 1000000)
+        lat.append(us)
+        per_export[name].append(us)
+        per_owner.setdefault(uid, []).append(us)
+        proc = "COMMIT" if is_v3 else "COMPOUND"
+        t.event("nfsd", pid, "svc_stats_latency",
+                "xid=0x%08x server=10.0.0.1:2049 client=10.0.0.%d:800"
+                " proc=%s execute-us=%d" % (xid, pid, proc, us + 7),
+                t.tick(3))
+        if is_v3:
+            v3.append(us + 7)
+
+    overlapping_calls(rng, t, [71, 72, 73, 74], n, start, finish)
     return t, lat, per_export, v3, per_owner
 
 
