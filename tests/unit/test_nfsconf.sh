@@ -193,6 +193,18 @@ q "$F" other tag
 q "$F" other inc2
 q "$F" late abs
 
+# problems NAME: what --check says of $T/NAME is stdin, to the letter.
+problems() {
+	"$GET" "$T/$1" --check | sed "s|$T/||" >"$T/problems"
+	cat >"$T/want_problems"
+	checks=$((checks + 1))
+	if ! cmp -s "$T/want_problems" "$T/problems"; then
+		echo "FAIL: problems reported for $1 differ:" >&2
+		diff -u "$T/want_problems" "$T/problems" >&2
+		fail=1
+	fi
+}
+
 # --- CRLF line ends and a NUL byte ---
 F=$T/crlf.conf
 printf '[a]\r\nx = 1\r\nempty = \r\nq = "v"\r\n' >"$F"
@@ -204,19 +216,12 @@ printf '[a]\nx = 1\n\000y = 2\n' >"$F"
 q "$F" a x
 q "$F" a y
 # ... but said so, at the line of the NUL
-"$GET" "$F" --check | sed "s|$T/||" >"$T/problems"
-echo "nul.conf:3: NUL byte: the rest of the file is ignored (as nfs-utils does)" \
-	>"$T/want_problems"
-checks=$((checks + 1))
-if ! cmp -s "$T/want_problems" "$T/problems"; then
-	echo "FAIL: problems reported for nul.conf differ:" >&2
-	diff -u "$T/want_problems" "$T/problems" >&2
-	fail=1
-fi
+problems nul.conf <<'END'
+nul.conf:3: NUL byte: the rest of the file is ignored (as nfs-utils does)
+END
 
 # --- the problems we report, with the line each entry starts on ---
-"$GET" "$T/tricky.conf" --check | sed "s|$T/||" >"$T/problems"
-cat >"$T/want_problems" <<'END'
+problems tricky.conf <<'END'
 tricky.conf:17: no closing ": the assignment is ignored
 tricky.conf:23: [nfsd] threads set again (first at line 22); the later value wins
 tricky.conf:59: no ']' closing the section name; lines up to the next section are ignored
@@ -226,21 +231,9 @@ tricky.conf:63: assignment without a name
 tricky.conf:65: no '"' closing the section argument; values go to [q] itself
 tricky.conf:69: last line has no newline and is ignored (as nfs-utils does)
 END
-checks=$((checks + 1))
-if ! cmp -s "$T/want_problems" "$T/problems"; then
-	echo "FAIL: problems reported for tricky.conf differ:" >&2
-	diff -u "$T/want_problems" "$T/problems" >&2
-	fail=1
-fi
-"$GET" "$T/main.conf" --check | sed "s|$T/||" >"$T/problems"
-echo "main.conf:6: cannot include /nonexistent/abs.conf: No such file or directory" \
-	>"$T/want_problems"
-checks=$((checks + 1))
-if ! cmp -s "$T/want_problems" "$T/problems"; then
-	echo "FAIL: problems reported for main.conf differ:" >&2
-	diff -u "$T/want_problems" "$T/problems" >&2
-	fail=1
-fi
+problems main.conf <<'END'
+main.conf:6: cannot include /nonexistent/abs.conf: No such file or directory
+END
 
 echo "$checks checks, $([ $fail = 0 ] && echo all agree || echo some differ)"
 exit $fail
