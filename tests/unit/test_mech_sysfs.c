@@ -91,6 +91,12 @@ static const char *get(const char *rel)
 	return buf;
 }
 
+/* The fake bdi's @attr reads @want (a macro: the failure names its line). */
+#define CHECK_ATTR(attr, want, what)					\
+	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/" attr), want),	\
+		"%s: " attr " is %s, want %s", what,			\
+		get("sys/class/bdi/" BDI "/" attr), want)
+
 static void mkdirs(const char *rel)
 {
 	char cmd[PATH_MAX + 64];
@@ -155,8 +161,7 @@ static void test_kernel(void)
 		"probe with the knob: %s", why);
 
 	r = attach_dev(&nfswb_mech_kernel, &d, &id, 1500, 0);
-	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/dirty_background_time"),
-			"1500"), "knob %s", get("sys/class/bdi/" BDI "/dirty_background_time"));
+	CHECK_ATTR("dirty_background_time", "1500", "knob");
 	T_CHECK(count_kernel(&d, "knob_ms") == 1500, "knob_ms %" PRIu64,
 		count_kernel(&d, "knob_ms"));
 
@@ -166,14 +171,11 @@ static void test_kernel(void)
 	 */
 	d.opts.background_time_ms = 700;
 	T_CHECK(interval(&nfswb_mech_kernel, &d, 32 * MiB) == 0, "apply");
-	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/dirty_background_time"),
-			"700"), "knob after change %s",
-		get("sys/class/bdi/" BDI "/dirty_background_time"));
+	CHECK_ATTR("dirty_background_time", "700", "knob after change");
 	put("sys/class/bdi/" BDI "/dirty_background_time", "699");
 	T_CHECK(interval(&nfswb_mech_kernel, &d, 32 * MiB) == 0, "apply");
-	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/dirty_background_time"),
-			"699"), "knob rewritten without a change: %s",
-		get("sys/class/bdi/" BDI "/dirty_background_time"));
+	CHECK_ATTR("dirty_background_time", "699",
+		   "knob rewritten without a change");
 	/* Back to what it set: a value changed by someone else stays. */
 	put("sys/class/bdi/" BDI "/dirty_background_time", "700");
 
@@ -188,9 +190,8 @@ static void test_kernel(void)
 	T_CHECK(nfswb_mech_kernel.attach(&d, why, sizeof(why)) == 0,
 		"attach: %s", why);
 	T_CHECK(interval(&nfswb_mech_kernel, &d, 32 * MiB) == 0, "apply");
-	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/dirty_background_time"),
-			"320"), "knob over a 100 MiB/s kernel estimate: %s",
-		get("sys/class/bdi/" BDI "/dirty_background_time"));
+	CHECK_ATTR("dirty_background_time", "320",
+		   "knob over a 100 MiB/s kernel estimate");
 	put("sys/class/bdi/" BDI "/write_bandwidth", "94371840"); /* 90 MiB/s */
 	T_CHECK(interval(&nfswb_mech_kernel, &d, 32 * MiB) == 0, "apply");
 	T_CHECK(count_kernel(&d, "knob_ms") == 320,
@@ -198,14 +199,11 @@ static void test_kernel(void)
 		count_kernel(&d, "knob_ms"));
 	put("sys/class/bdi/" BDI "/write_bandwidth", "33554432");
 	T_CHECK(interval(&nfswb_mech_kernel, &d, 32 * MiB) == 0, "apply");
-	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/dirty_background_time"),
-			"1000"), "knob once the estimates agree: %s",
-		get("sys/class/bdi/" BDI "/dirty_background_time"));
+	CHECK_ATTR("dirty_background_time", "1000",
+		   "knob once the estimates agree");
 
 	nfswb_mech_kernel.detach(&d);
-	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/dirty_background_time"),
-			"0"), "restored to 0: %s",
-		get("sys/class/bdi/" BDI "/dirty_background_time"));
+	CHECK_ATTR("dirty_background_time", "0", "restored to 0");
 	T_CHECK(nfswb_restore_count(r) == 0, "journal empty");
 
 	/* A bdi without the knob: attach fails naming the file. */
@@ -269,23 +267,19 @@ static void test_limit(void)
 	T_CHECK(nfswb_mech_limit.probe(root, why, sizeof(why)) == 0,
 		"limit probe: %s", why);
 	r = attach_dev(&nfswb_mech_limit, &d, &id, 0, 2000);
-	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/strict_limit"), "0"),
-		"attach alone changes nothing");
+	CHECK_ATTR("strict_limit", "0", "attach alone changes nothing");
 
 	/* 128 MiB/s x 2 s. */
 	T_CHECK(interval(&nfswb_mech_limit, &d, 128 * MiB) == 0, "apply cap");
-	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/strict_limit"), "1"),
-		"strict_limit %s", get("sys/class/bdi/" BDI "/strict_limit"));
-	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/max_bytes"), "268435456"),
-		"max_bytes %s", get("sys/class/bdi/" BDI "/max_bytes"));
+	CHECK_ATTR("strict_limit", "1", "strict_limit");
+	CHECK_ATTR("max_bytes", "268435456", "max_bytes");
 	T_CHECK(count_limit(&d, "cap_bytes") == 256ull << 20, "cap in force %" PRIu64,
 		count_limit(&d, "cap_bytes"));
 
 	/* Within 1/8, nothing is rewritten (hysteresis is policy's). */
 	T_CHECK(interval(&nfswb_mech_limit, &d, 130 * MiB) == 0,
 		"apply no change");
-	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/max_bytes"), "268435456"),
-		"unchanged max_bytes %s", get("sys/class/bdi/" BDI "/max_bytes"));
+	CHECK_ATTR("max_bytes", "268435456", "unchanged max_bytes");
 
 	/*
 	 * Above the 1 GiB dirty threshold reported: clamped, not refused.
@@ -295,20 +289,15 @@ static void test_limit(void)
 	put("sys/class/bdi/" BDI "/max_ratio_fine", "217645");
 	T_CHECK(interval(&nfswb_mech_limit, &d, 2048 * MiB) == 0,
 		"apply big cap");
-	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/max_bytes"), "1073741824"),
-		"clamped max_bytes %s", get("sys/class/bdi/" BDI "/max_bytes"));
+	CHECK_ATTR("max_bytes", "1073741824", "clamped max_bytes");
 	T_CHECK(count_limit(&d, "cap_changes") == 2, "cap changes %" PRIu64,
 		count_limit(&d, "cap_changes"));
 
 	/* No cap wanted any more: both settings go back. */
 	d.opts.commit_target_ms = 0;
 	T_CHECK(interval(&nfswb_mech_limit, &d, 128 * MiB) == 0, "lift cap");
-	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/strict_limit"), "0"),
-		"strict_limit restored: %s",
-		get("sys/class/bdi/" BDI "/strict_limit"));
-	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/max_ratio_fine"), "1000000"),
-		"max_ratio_fine restored: %s",
-		get("sys/class/bdi/" BDI "/max_ratio_fine"));
+	CHECK_ATTR("strict_limit", "0", "strict_limit restored");
+	CHECK_ATTR("max_ratio_fine", "1000000", "max_ratio_fine restored");
 	T_CHECK(count_limit(&d, "cap_bytes") == 0, "no cap in force");
 
 	/*
@@ -321,12 +310,10 @@ static void test_limit(void)
 	put("sys/class/bdi/" BDI "/max_ratio_fine", "62500");
 	nfswb_restore_close(r);
 	r = t_journal_open_root(state, root);
-	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/strict_limit"), "0"),
-		"strict_limit restored at the next open: %s",
-		get("sys/class/bdi/" BDI "/strict_limit"));
-	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/max_ratio_fine"), "62500"),
-		"max_ratio_fine changed by someone else must stay: %s",
-		get("sys/class/bdi/" BDI "/max_ratio_fine"));
+	CHECK_ATTR("strict_limit", "0",
+		   "strict_limit restored at the next open");
+	CHECK_ATTR("max_ratio_fine", "62500",
+		   "max_ratio_fine changed by someone else must stay");
 	nfswb_restore_close(r);
 	put("sys/class/bdi/" BDI "/max_ratio_fine", "1000000");
 
@@ -338,11 +325,9 @@ static void test_limit(void)
 		"attach again: %s", why);
 	T_CHECK(interval(&nfswb_mech_limit, &d, 16 * MiB) == 0,
 		"cap before detach");
-	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/strict_limit"), "1"),
-		"strict_limit set");
+	CHECK_ATTR("strict_limit", "1", "strict_limit set");
 	nfswb_mech_limit.detach(&d);
-	T_CHECK(!strcmp(get("sys/class/bdi/" BDI "/strict_limit"), "0"),
-		"detach restored strict_limit");
+	CHECK_ATTR("strict_limit", "0", "detach restored strict_limit");
 	T_CHECK(nfswb_restore_count(r) == 0, "journal empty after detach");
 	nfswb_restore_close(r);
 }
