@@ -18,6 +18,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <tracefs.h>
@@ -287,6 +288,29 @@ static void probe_commit_file(struct nfswb_capture *c,
 			 "nfsd_commit with BTF or probe offsets");
 }
 
+/*
+ * A kernel without CONFIG_FTRACE_SYSCALLS (the lab's) has no
+ * syscalls:sys_enter_fsync but still the raw_syscalls tracepoints; a
+ * filter on the system call number, set before they are enabled, keeps
+ * the other calls out of the buffer.  lib/trace.c reads both forms.
+ */
+static bool enable_raw_fsync(struct nfswb_capture *c)
+{
+	static const char *const names[] = { "sys_enter", "sys_exit" };
+	char filter[64];
+
+	snprintf(filter, sizeof(filter), "id == %d || id == %d", SYS_fsync,
+		 SYS_fdatasync);
+	for (size_t i = 0; i < 2; i++)
+		if (!tracefs_event_file_exists(c->inst, "raw_syscalls",
+					       names[i], "filter") ||
+		    tracefs_event_file_write(c->inst, "raw_syscalls", names[i],
+					     "filter", filter) < 0)
+			return false;
+	return enable(c, "raw_syscalls", names[0]) &&
+	       enable(c, "raw_syscalls", names[1]);
+}
+
 static int enable_fsync(struct nfswb_capture *c, int pid)
 {
 	static const char *const names[] = {
@@ -300,12 +324,16 @@ static int enable_fsync(struct nfswb_capture *c, int pid)
 		return -1;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		n += enable(c, "syscalls", names[i]);
-	if (!n) {
+	if (!n && !enable_raw_fsync(c)) {
 		snprintf(c->why, sizeof(c->why),
-			 "this kernel has no syscalls:sys_enter_fsync events "
-			 "(CONFIG_FTRACE_SYSCALLS)");
+			 "this kernel has neither syscalls:sys_enter_fsync "
+			 "(CONFIG_FTRACE_SYSCALLS) nor raw_syscalls:sys_enter "
+			 "events");
 		return -1;
 	}
+	snprintf(c->commit_source, sizeof(c->commit_source),
+		 "fsync/fdatasync of process %d and its threads (%s)", pid,
+		 n ? "syscalls events" : "raw_syscalls, filtered");
 	return 0;
 }
 
@@ -363,9 +391,6 @@ int nfswb_capture_open(struct nfswb_capture *c, const char *prefix,
 	if (server_pid > 0) {
 		if (enable_fsync(c, server_pid))
 			goto fail;
-		snprintf(c->commit_source, sizeof(c->commit_source),
-			 "fsync/fdatasync of process %d and its threads",
-			 server_pid);
 	} else if (tracefs_event_file_exists(c->inst, "nfsd",
 					     "nfsd_commit_start", "enable")) {
 		snprintf(c->commit_source, sizeof(c->commit_source),
