@@ -497,8 +497,10 @@ static int rewrite_journal(struct nfswb_restore *r)
 	char *line;
 
 	fd = nfswb_statedir_create_tmp(r->dirfd, JOURNAL_TMP, 0600);
-	if (fd < 0)
+	if (fd < 0) {
+		errno = -fd;
 		goto fail;
+	}
 	if (write_all(fd, JOURNAL_HEADER, strlen(JOURNAL_HEADER)) < 0)
 		goto fail_fd;
 	for (i = 0; i < r->n; i++) {
@@ -522,8 +524,10 @@ static int rewrite_journal(struct nfswb_restore *r)
 		goto fail;
 	jfd = nfswb_statedir_openat(r->dirfd, NFSWB_RESTORE_JOURNAL,
 				    O_WRONLY | O_APPEND, 0);
-	if (jfd < 0)
+	if (jfd < 0) {
+		errno = -jfd;
 		goto fail;
+	}
 	if (r->jfd >= 0)
 		close(r->jfd);
 	r->jfd = jfd;
@@ -766,15 +770,17 @@ static int load_journal(struct nfswb_restore *r, char *err, size_t errlen)
 	char *buf;
 	int ret;
 
-	if (nfswb_statedir_read(r->dirfd, NFSWB_RESTORE_JOURNAL,
-				NFSWB_RESTORE_JOURNAL_MAX, &buf, &len) < 0) {
+	ret = nfswb_statedir_read(r->dirfd, NFSWB_RESTORE_JOURNAL,
+				  NFSWB_RESTORE_JOURNAL_MAX, &buf, &len);
+	if (ret < 0) {
 		snprintf(err, errlen, "cannot read %s/%s: %s", r->dir,
 			 NFSWB_RESTORE_JOURNAL,
-			 errno == EFBIG ? "larger than any journal nfswbd writes" :
-			 errno == EINVAL ? "not a regular file" :
-			 errno == ELOOP ? "it is a symlink" :
-			 errno == EPERM ? "owned by another user" :
-			 strerror(errno));
+			 ret == -EFBIG ? "larger than any journal nfswbd writes" :
+			 ret == -EINVAL ? "not a regular file" :
+			 ret == -ELOOP ? "it is a symlink" :
+			 ret == -EPERM ? "owned by another user" :
+			 strerror(-ret));
+		errno = -ret;
 		return -1;
 	}
 	if (!buf)
@@ -882,6 +888,7 @@ int nfswb_restore_open(int state_dirfd, const char *state_dir,
 	r->lockfd = nfswb_statedir_openat(r->dirfd, NFSWB_RESTORE_LOCK,
 					  O_RDWR | O_CREAT, 0600);
 	if (r->lockfd < 0) {
+		errno = -r->lockfd;
 		snprintf(err, errlen, "cannot open %s/%s: %s", state_dir,
 			 NFSWB_RESTORE_LOCK, strerror(errno));
 		goto fail;
@@ -905,6 +912,9 @@ int nfswb_restore_open(int state_dirfd, const char *state_dir,
 	/* Failures are logged and kept; the journal itself must work. */
 	put_back_all(r, " (left by a previous run)");
 	if (r->jfd < 0) {
+		/* -1: rewrite_journal() failed and set errno; else an errno. */
+		if (r->jfd < -1)
+			errno = -r->jfd;
 		snprintf(err, errlen, "cannot write %s/%s: %s", state_dir,
 			 NFSWB_RESTORE_JOURNAL, strerror(errno));
 		goto fail;

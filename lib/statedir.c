@@ -22,17 +22,15 @@ static int mkdir_parents(const char *path)
 	char buf[PATH_MAX];
 	size_t len = strlen(path);
 
-	if (len >= sizeof(buf)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
+	if (len >= sizeof(buf))
+		return -ENAMETOOLONG;
 	memcpy(buf, path, len + 1);
 	for (char *p = buf + 1; *p; p++) {
 		if (*p != '/')
 			continue;
 		*p = '\0';
 		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-			return -1;
+			return -errno;
 		*p = '/';
 	}
 	return 0;
@@ -41,30 +39,35 @@ static int mkdir_parents(const char *path)
 int nfswb_statedir_open(const char *path, char *err, size_t errlen)
 {
 	struct stat st;
-	int fd;
+	int fd, ret;
 
 	if (path[0] != '/') {
 		snprintf(err, errlen,
 			 "state directory %s is not an absolute path", path);
-		return -1;
+		return -EINVAL;
 	}
-	if (mkdir_parents(path) < 0 ||
-	    (mkdir(path, 0700) < 0 && errno != EEXIST)) {
+	ret = mkdir_parents(path);
+	if (!ret && mkdir(path, 0700) < 0 && errno != EEXIST)
+		ret = -errno;
+	if (ret < 0) {
 		snprintf(err, errlen, "cannot create state directory %s: %s",
-			 path, strerror(errno));
-		return -1;
+			 path, strerror(-ret));
+		return ret;
 	}
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
+		ret = -errno;
 		snprintf(err, errlen, "cannot open state directory %s: %s",
-			 path, errno == ELOOP || errno == ENOTDIR ?
+			 path, ret == -ELOOP || ret == -ENOTDIR ?
 			 "it is a symlink or not a directory" :
-			 strerror(errno));
-		return -1;
+			 strerror(-ret));
+		return ret;
 	}
+	ret = -EPERM;
 	if (fstat(fd, &st) < 0) {
+		ret = -errno;
 		snprintf(err, errlen, "cannot stat state directory %s: %s",
-			 path, strerror(errno));
+			 path, strerror(-ret));
 		goto fail;
 	}
 	if (st.st_uid != geteuid()) {
@@ -83,7 +86,7 @@ int nfswb_statedir_open(const char *path, char *err, size_t errlen)
 	return fd;
 fail:
 	close(fd);
-	return -1;
+	return ret;
 }
 
 int nfswb_statedir_openat(int dirfd, const char *name, int flags,
@@ -95,26 +98,28 @@ int nfswb_statedir_openat(int dirfd, const char *name, int flags,
 	fd = openat(dirfd, name, flags | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK,
 		    mode);
 	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		e = errno;
 		goto fail;
+	}
 	if (!S_ISREG(st.st_mode)) {
-		errno = EINVAL;
+		e = EINVAL;
 		goto fail;
 	}
 	if (st.st_uid != geteuid()) {
-		errno = EPERM;
+		e = EPERM;
 		goto fail;
 	}
 	if (!(flags & O_NONBLOCK) &&
-	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0)
+	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		e = errno;
 		goto fail;
+	}
 	return fd;
 fail:
-	e = errno;
 	close(fd);
-	errno = e;
-	return -1;
+	return -e;
 }
 
 int nfswb_statedir_create_tmp(int dirfd, const char *name, mode_t mode)
@@ -124,16 +129,14 @@ int nfswb_statedir_create_tmp(int dirfd, const char *name, mode_t mode)
 
 	fd = nfswb_statedir_openat(dirfd, name,
 				   O_WRONLY | O_CREAT | O_EXCL, mode);
-	if (fd >= 0 || errno != EEXIST)
+	if (fd != -EEXIST)
 		return fd;
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return -1;
-	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
-		errno = EEXIST;
-		return -1;
-	}
+		return -errno;
+	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid())
+		return -EEXIST;
 	if (unlinkat(dirfd, name, 0) < 0)
-		return -1;
+		return -errno;
 	return nfswb_statedir_openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL,
 				     mode);
 }
@@ -151,31 +154,36 @@ int nfswb_statedir_read(int dirfd, const char *name, size_t max, char **buf,
 	*len = 0;
 	fd = nfswb_statedir_openat(dirfd, name, O_RDONLY, 0);
 	if (fd < 0)
-		return errno == ENOENT ? 0 : -1;
-	if (fstat(fd, &st) < 0)
+		return fd == -ENOENT ? 0 : fd;
+	if (fstat(fd, &st) < 0) {
+		e = errno;
 		goto fail;
+	}
 	if ((uint64_t)st.st_size > max) {
-		errno = EFBIG;
+		e = EFBIG;
 		goto fail;
 	}
 	/* Sized from st_size, grown if the file grows, never past @max. */
 	cap = (size_t)st.st_size + 1;
 	b = malloc(cap + 1);
-	if (!b)
+	if (!b) {
+		e = ENOMEM;
 		goto fail;
+	}
 	for (;;) {
 		if (n == cap) {
 			char *nb;
 
 			if (n > max) {
 				free(b);
-				errno = EFBIG;
+				e = EFBIG;
 				goto fail;
 			}
 			cap = cap * 2 > max + 1 ? max + 1 : cap * 2;
 			nb = realloc(b, cap + 1);
 			if (!nb) {
 				free(b);
+				e = ENOMEM;
 				goto fail;
 			}
 			b = nb;
@@ -186,7 +194,6 @@ int nfswb_statedir_read(int dirfd, const char *name, size_t max, char **buf,
 		if (got < 0) {
 			e = errno;
 			free(b);
-			errno = e;
 			goto fail;
 		}
 		if (got == 0)
@@ -195,7 +202,7 @@ int nfswb_statedir_read(int dirfd, const char *name, size_t max, char **buf,
 	}
 	if (n > max) {
 		free(b);
-		errno = EFBIG;
+		e = EFBIG;
 		goto fail;
 	}
 	close(fd);
@@ -204,8 +211,6 @@ int nfswb_statedir_read(int dirfd, const char *name, size_t max, char **buf,
 	*len = n;
 	return 0;
 fail:
-	e = errno;
 	close(fd);
-	errno = e;
-	return -1;
+	return -e;
 }

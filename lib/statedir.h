@@ -24,7 +24,8 @@
  * effective user, or writable by its group or others: files planted in
  * it (a journal, symlinks named like the temporaries) would steer root.
  *
- * Return: an O_DIRECTORY fd (close-on-exec), or -1.
+ * Return: an O_DIRECTORY fd (close-on-exec), or a negative errno (-EPERM
+ * for a directory refused as above).
  */
 int nfswb_statedir_open(const char *path, char *err, size_t errlen);
 
@@ -39,8 +40,8 @@ int nfswb_statedir_open(const char *path, char *err, size_t errlen);
  * device is refused without blocking (it is opened with O_NONBLOCK, which
  * is cleared again for a regular file).
  *
- * Return: fd, or -1 with errno set: ELOOP for a symlink, EINVAL for
- * anything but a regular file, EPERM for a file owned by someone else.
+ * Return: fd, or a negative errno: -ELOOP for a symlink, -EINVAL for
+ * anything but a regular file, -EPERM for a file owned by someone else.
  */
 int nfswb_statedir_openat(int dirfd, const char *name, int flags,
 			  mode_t mode);
@@ -56,7 +57,7 @@ int nfswb_statedir_openat(int dirfd, const char *name, int flags,
  * nobody else can write, only this daemon made it - and refused (EEXIST)
  * otherwise.
  *
- * Return: fd, or -1 with errno set.
+ * Return: fd, or a negative errno.
  */
 int nfswb_statedir_create_tmp(int dirfd, const char *name, mode_t mode);
 
@@ -69,7 +70,7 @@ int nfswb_statedir_create_tmp(int dirfd, const char *name, mode_t mode);
  *	 the file does not exist.
  * @len: its length.
  *
- * Return: 0, or -1 with errno set (EFBIG when the file is larger than
+ * Return: 0, or a negative errno (-EFBIG when the file is larger than
  * @max, and as nfswb_statedir_openat()).
  */
 int nfswb_statedir_read(int dirfd, const char *name, size_t max, char **buf,

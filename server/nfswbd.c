@@ -129,9 +129,9 @@ static int pidfile_lock(int dirfd, const char *state_dir)
 	fd = nfswb_statedir_openat(dirfd, PIDFILE, O_RDWR | O_CREAT, 0644);
 	if (fd < 0) {
 		fprintf(stderr, "nfswbd: cannot open %s/%s: %s\n", state_dir,
-			PIDFILE, errno == ELOOP ? "it is a symlink" :
-			errno == EINVAL ? "not a regular file" :
-			strerror(errno));
+			PIDFILE, fd == -ELOOP ? "it is a symlink" :
+			fd == -EINVAL ? "not a regular file" :
+			strerror(-fd));
 		return -1;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {

@@ -238,8 +238,8 @@ int nfswbd_status_write(const struct nfswbd_settings *s,
 
 	fd = nfswb_statedir_create_tmp(status_dirfd, STATUS_TMP, 0644);
 	if (fd < 0) {
-		xlog(L_ERROR, "cannot write %s/%s: %m", s->state_dir,
-		     STATUS_TMP);
+		xlog(L_ERROR, "cannot write %s/%s: %s", s->state_dir,
+		     STATUS_TMP, strerror(-fd));
 		return -1;
 	}
 	f = fdopen(fd, "w");
