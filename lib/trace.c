@@ -846,7 +846,7 @@ int nfswb_trace_add_sample(struct nfswb_trace *t,
 struct xid_client {
 	uint32_t xid;
 	int client;
-	uint32_t fh_hash;
+	const struct nfswb_trace_op *op;	/* its fh_hash, its file */
 };
 
 static int cmp_xid(const void *a, const void *b)
@@ -865,49 +865,76 @@ static int cmp_sample(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static struct xid_client *xid_map(const struct nfswb_trace_ops *a,
-				   const struct nfswb_trace_ops *b, size_t *n)
+/* The ops of @lists (@nlists of them) sorted by xid; NULL if none. */
+static struct xid_client *xid_map(const struct nfswb_trace_ops *const *lists,
+				  size_t nlists, size_t *n)
 {
 	struct xid_client *map;
 	size_t k = 0;
 
-	*n = a->count + b->count;
+	*n = 0;
+	for (size_t l = 0; l < nlists; l++)
+		*n += lists[l]->count;
 	if (!*n)
 		return NULL;
 	map = malloc(*n * sizeof(*map));
 	if (!map)
 		return NULL;
-	for (size_t i = 0; i < a->count; i++)
-		map[k++] = (struct xid_client){ a->v[i].xid, a->v[i].client,
-						a->v[i].fh_hash };
-	for (size_t i = 0; i < b->count; i++)
-		map[k++] = (struct xid_client){ b->v[i].xid, b->v[i].client,
-						b->v[i].fh_hash };
+	for (size_t l = 0; l < nlists; l++)
+		for (size_t i = 0; i < lists[l]->count; i++)
+			map[k++] = (struct xid_client){ lists[l]->v[i].xid,
+							lists[l]->v[i].client,
+							&lists[l]->v[i] };
 	qsort(map, *n, sizeof(*map), cmp_xid);
 	return map;
 }
 
+/*
+ * Give @ops what the other side knows of the same xid: the client
+ * (svc_stats_latency's), or (@want_fh) the nfsd events' fh_hash and the
+ * file a kprobe read, so that an RPC COMMIT groups by export too.
+ */
 static void resolve(struct nfswb_trace_ops *ops, const struct xid_client *map,
 		    size_t n, bool want_fh)
 {
 	for (size_t i = 0; map && i < ops->count; i++) {
-		struct xid_client key = { .xid = ops->v[i].xid };
-		const struct xid_client *m;
+		struct nfswb_trace_op *op = &ops->v[i];
+		struct xid_client key = { .xid = op->xid };
+		const struct xid_client *m, *first;
 
 		m = bsearch(&key, map, n, sizeof(*map), cmp_xid);
 		if (!m)
 			continue;
-		if (want_fh) {
-			ops->v[i].fh_hash = m->fh_hash;
-			ops->v[i].has_fh = true;
-		} else {
-			ops->v[i].client = m->client;
+		if (!want_fh) {
+			op->client = m->client;
+			continue;
+		}
+		/* Every entry of this xid: the fh from one, the file from another. */
+		for (first = m; first > map && first[-1].xid == op->xid; first--)
+			;
+		for (m = first; m < map + n && m->xid == op->xid; m++) {
+			if (m->op->has_fh && !op->has_fh) {
+				op->fh_hash = m->op->fh_hash;
+				op->has_fh = true;
+			}
+			if (m->op->has_file && !op->has_file) {
+				op->has_file = true;
+				op->dev_major = m->op->dev_major;
+				op->dev_minor = m->op->dev_minor;
+				op->ino = m->op->ino;
+				op->has_uid = m->op->has_uid;
+				op->uid = m->op->uid;
+			}
 		}
 	}
 }
 
 void nfswb_trace_finish(struct nfswb_trace *t)
 {
+	const struct nfswb_trace_ops *rpc[] = { &t->rpc_commit, &t->rpc_write };
+	const struct nfswb_trace_ops *nfsd[] = {
+		&t->nfsd_commit, &t->nfsd_write, &t->kprobe_commit,
+	};
 	struct xid_client *map;
 	size_t n;
 
@@ -918,12 +945,12 @@ void nfswb_trace_finish(struct nfswb_trace *t)
 		      cmp_sample);
 
 	/* On failure the clients and files just stay unknown. */
-	map = xid_map(&t->rpc_commit, &t->rpc_write, &n);
+	map = xid_map(rpc, 2, &n);
 	resolve(&t->nfsd_commit, map, n, false);
 	resolve(&t->nfsd_write, map, n, false);
 	resolve(&t->kprobe_commit, map, n, false);
 	free(map);
-	map = xid_map(&t->nfsd_commit, &t->nfsd_write, &n);
+	map = xid_map(nfsd, 3, &n);
 	resolve(&t->rpc_commit, map, n, true);
 	resolve(&t->rpc_write, map, n, true);
 	free(map);

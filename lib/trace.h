@@ -230,10 +230,11 @@ int nfswb_trace_read_file(struct nfswb_trace *t, const char *path);
  * nfswb_trace_finish() - resolve what only the whole trace tells
  * @t: trace
  *
- * Gives nfsd-paired operations the client of the svc_stats_latency event
- * with the same xid and svc_stats_latency operations the fh_hash of the
- * nfsd event with the same xid, counts start events that never completed, and sorts
- * samples by time.
+ * Gives nfsd-paired and kprobe operations the client of the
+ * svc_stats_latency event with the same xid, and svc_stats_latency
+ * operations the fh_hash of the nfsd event and the file of the kprobe
+ * (or file probe) with the same xid, counts start events that never
+ * completed, and sorts samples by time.
  */
 void nfswb_trace_finish(struct nfswb_trace *t);
 

@@ -330,8 +330,52 @@ static void test_commit_file(void)
 #undef C
 }
 
+/*
+ * NFSv3 on a kernel without the tracepoints: svc_stats_latency and the
+ * kprobe pair see the same COMMITs, and svc_stats_latency is reported on
+ * the tie; its COMMITs take the file the kprobe read for the same xid,
+ * so that they group by export.
+ */
+static void test_rpc_file(void)
+{
+	static const char *const lines[] = {
+		"nfsd-9 [000] ..... 1.000: nfswb_commit_entry: "
+		"(nfsd_commit+0x4/0xf2) xid_be=0x07000000 dev=266338304 "
+		"ino=12 uid=0",
+		"nfsd-9 [000] ..... 1.020: nfswb_commit_exit: "
+		"(nfsd3_proc_commit+0x6e/0x8c <- nfsd_commit) ret=0x0",
+		"nfsd-9 [000] ..... 1.021: svc_stats_latency: xid=0x00000007 "
+		"server=[fe80::1]:2049 client=[fe80::2]:800 proc=COMMIT "
+		"execute-us=21000",
+		"nfsd-9 [000] ..... 2.021: svc_stats_latency: xid=0x00000008 "
+		"server=[fe80::1]:2049 client=[fe80::2]:800 proc=COMMIT "
+		"execute-us=5",
+	};
+	enum nfswb_commit_source src;
+	const struct nfswb_trace_ops *c;
+	struct nfswb_trace t;
+
+	nfswb_trace_init(&t);
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		T_CHECK(nfswb_trace_feed(&t, "mem", (unsigned int)i + 1,
+					 lines[i], strlen(lines[i])) == 0,
+			"feed %zu", i);
+	nfswb_trace_finish(&t);
+	c = nfswb_trace_commits(&t, &src);
+	T_CHECK(src == NFSWB_SRC_RPC && c->count == 2, "source %d, %zu",
+		src, c->count);
+	T_CHECK(c->count == 2 && c->v[0].has_file && c->v[0].dev_major == 254 &&
+		c->v[0].dev_minor == 0 && c->v[0].ino == 12,
+		"the kprobe's file of xid 7");
+	T_CHECK(c->count == 2 && !c->v[1].has_file, "no file for xid 8");
+	T_CHECK(t.kprobe_commit.count == 1 && t.kprobe_commit.v[0].client == 0,
+		"the kprobe's COMMIT gets the RPC's client");
+	nfswb_trace_free(&t);
+}
+
 int main(void)
 {
+	test_rpc_file();
 	test_lines();
 	test_pairing();
 	test_pair_cases();
