@@ -275,6 +275,16 @@ static void test_pair_cases(void)
 	}
 }
 
+/* A fresh trace fed @n lines, each of which must feed. */
+static void feed_all(struct nfswb_trace *t, const char *const *lines, size_t n)
+{
+	nfswb_trace_init(t);
+	for (size_t i = 0; i < n; i++)
+		T_CHECK(nfswb_trace_feed(t, "mem", (unsigned int)i + 1,
+					 lines[i], strlen(lines[i])) == 0,
+			"feed %zu", i);
+}
+
 /*
  * Beside the nfsd_commit tracepoints, the entry kprobe nfswb_commit_file
  * names the file of the nfsd_commit_start that follows on its thread:
@@ -303,11 +313,7 @@ static void test_commit_file(void)
 	};
 	struct nfswb_trace t;
 
-	nfswb_trace_init(&t);
-	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
-		T_CHECK(nfswb_trace_feed(&t, "mem", (unsigned int)i + 1,
-					 lines[i], strlen(lines[i])) == 0,
-			"feed %zu", i);
+	feed_all(&t, lines, sizeof(lines) / sizeof(lines[0]));
 	T_CHECK(t.nbad == 0, "%" PRIu64 " bad lines", t.nbad);
 	nfswb_trace_finish(&t);
 	T_CHECK(t.nfsd_commit.count == 3, "%zu COMMITs", t.nfsd_commit.count);
@@ -355,11 +361,7 @@ static void test_rpc_file(void)
 	const struct nfswb_trace_ops *c;
 	struct nfswb_trace t;
 
-	nfswb_trace_init(&t);
-	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
-		T_CHECK(nfswb_trace_feed(&t, "mem", (unsigned int)i + 1,
-					 lines[i], strlen(lines[i])) == 0,
-			"feed %zu", i);
+	feed_all(&t, lines, sizeof(lines) / sizeof(lines[0]));
 	nfswb_trace_finish(&t);
 	c = nfswb_trace_commits(&t, &src);
 	T_CHECK(src == NFSWB_SRC_RPC && c->count == 2, "source %d, %zu",
