@@ -38,6 +38,7 @@ void nfswb_estimator_init(struct nfswb_estimator *e,
 		e->p.max_bw = e->p.min_bw;
 	if (!e->p.initial_bw)
 		e->p.initial_bw = NFSWB_EST_DEFAULT_INITIAL;
+	e->backlog = true;
 	e->estimate = e->p.fixed_bw ? e->p.fixed_bw
 				    : clamp_bw(e, e->p.initial_bw);
 }
@@ -174,11 +175,13 @@ void nfswb_estimator_sample(struct nfswb_estimator *e, uint64_t now_ms,
 	const struct nfswb_blkstat *p = &e->prev;
 	uint64_t dt, max_sect, max_ticks, max_rqt;
 	uint64_t dwr, drd, ddc, dbusy, dwr_t, drd_t, ddc_t, wbusy, bytes;
+	bool busy;
 
 	if (!e->have_prev)
 		goto rebase;
 	if (now_ms <= e->prev_ms) {
 		e->skipped_samples++;
+		e->run_ms = 0;
 		goto rebase;
 	}
 	dt = now_ms - e->prev_ms;
@@ -204,6 +207,7 @@ void nfswb_estimator_sample(struct nfswb_estimator *e, uint64_t now_ms,
 	    !counter_delta(p->rd_ticks, s->rd_ticks, max_rqt, &drd_t) ||
 	    !counter_delta(p->dc_ticks, s->dc_ticks, max_rqt, &ddc_t)) {
 		e->skipped_samples++;
+		e->run_ms = 0;
 		goto rebase;
 	}
 
@@ -236,6 +240,7 @@ void nfswb_estimator_sample(struct nfswb_estimator *e, uint64_t now_ms,
 		 */
 		if (dt > NFSWB_EST_MAX_STALL_MS) {
 			e->idle_samples++;
+			e->run_ms = 0;
 			goto rebase;
 		}
 		e->stalled_samples++;
@@ -245,11 +250,18 @@ void nfswb_estimator_sample(struct nfswb_estimator *e, uint64_t now_ms,
 	bytes = nfswb_mul_sat(dwr, SECTOR_SIZE);
 	wbusy = write_busy_ms(dbusy, dwr_t, nfswb_add_sat(drd_t, ddc_t), dwr,
 			      nfswb_add_sat(drd, ddc));
+	busy = nfswb_mul_sat(dbusy, 100) >=
+	       nfswb_mul_sat(dt, NFSWB_EST_BUSY_PCT);
 	if (!wbusy || bytes < NFSWB_EST_MIN_BYTES ||
-	    (nfswb_mul_sat(dbusy, 100) <
-	     nfswb_mul_sat(dt, NFSWB_EST_BUSY_PCT) &&
-	     !deep_batch(bytes, dwr_t, wbusy))) {
+	    (!busy && !deep_batch(bytes, dwr_t, wbusy))) {
 		e->idle_samples++;
+		e->run_ms = 0;
+		goto rebase;
+	}
+	/* A deep batch on a mostly idle device is no sustained run. */
+	e->run_ms = busy ? nfswb_add_sat(e->run_ms, dt) : 0;
+	if (!e->backlog && e->run_ms < NFSWB_EST_SUSTAIN_MS) {
+		e->burst_samples++;
 		goto rebase;
 	}
 	if (!e->p.fixed_bw)
@@ -261,6 +273,11 @@ rebase:
 	e->prev = *s;
 	e->prev_ms = now_ms;
 	e->have_prev = true;
+}
+
+void nfswb_estimator_set_backlog(struct nfswb_estimator *e, bool backlog)
+{
+	e->backlog = backlog;
 }
 
 uint64_t nfswb_estimator_bandwidth(const struct nfswb_estimator *e)

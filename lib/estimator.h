@@ -25,6 +25,16 @@
  *   median of the rates of the newest periods that cover NFSWB_EST_SPAN_MS
  *   (at least NFSWB_EST_MIN_SAMPLES of them), each weighted by its length,
  *   clamped to [min, max].
+ *   Without a backlog (the step says so: nothing near the target waits,
+ *   see nfswb_estimator_set_backlog) only sustained writing teaches: a
+ *   period that ends a run of busy periods at least NFSWB_EST_SUSTAIN_MS
+ *   long.  The first NFSWB_EST_SUSTAIN_MS of every run are left out,
+ *   counted in burst_samples: a throttle's bucket (qemu lets bps/10
+ *   through at once) or a disk's write cache lets a short burst after
+ *   idle through far faster than the device sustains, and a workload
+ *   whose COMMITs come often writes nothing but such bursts.  With a
+ *   backlog every busy period teaches as above: the policy's kicks then
+ *   drive the device, and an estimate too low must rise with them.
  *   Cold start: initial_bw until periods covering NFSWB_EST_COLD_MS, and
  *   at least NFSWB_EST_MIN_SAMPLES of them, have taught.
  *   A counter that goes backwards is a 32-bit wrap when the wrapped
@@ -50,6 +60,7 @@
 #define NFSWB_EST_BATCH_BYTES	(1ull << 20)	/* ...or a batch this big */
 #define NFSWB_EST_MIN_DEPTH	4	/* ...written at this depth */
 #define NFSWB_EST_MIN_BYTES	(64ull << 10)	/* written in the period */
+#define NFSWB_EST_SUSTAIN_MS	500	/* busy this long: past the burst */
 /* Faster than this is a counter glitch, not a device (1 TiB/s). */
 #define NFSWB_EST_PLAUSIBLE_BW	(1ull << 40)
 
@@ -77,6 +88,9 @@ struct nfswb_estimator {
 	uint64_t learned_ms;			/* busy period time, saturating */
 	uint64_t busy_samples, idle_samples, skipped_samples;
 	uint64_t stalled_samples;		/* merged into the next period */
+	uint64_t burst_samples;			/* busy, not yet sustained */
+	uint64_t run_ms;			/* busy periods in a row, ms */
+	bool backlog;				/* see set_backlog; initially true */
 	bool learned;				/* left cold start */
 };
 
@@ -106,6 +120,14 @@ void nfswb_estimator_init(struct nfswb_estimator *e,
  */
 void nfswb_estimator_sample(struct nfswb_estimator *e, uint64_t now_ms,
 			    const struct nfswb_blkstat *s);
+
+/**
+ * nfswb_estimator_set_backlog - does the device have a backlog now?
+ * @e: the estimator
+ * @backlog: false when nothing near the target waits to be written, so
+ *           the next samples teach only sustained writing (see above)
+ */
+void nfswb_estimator_set_backlog(struct nfswb_estimator *e, bool backlog);
 
 /**
  * nfswb_estimator_bandwidth - the estimate in bytes/s.

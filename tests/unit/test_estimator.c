@@ -413,6 +413,68 @@ static void test_burst(void)
 }
 
 /*
+ * The lab's randwrite without a backlog: a disk throttled to 16 MiB/s
+ * whose throttle lets each fsync's 2 MiB through at 40 MiB/s after the
+ * idle time before it (one half-busy interval in five).  Such bursts
+ * must not teach; continuous writing, past its first burst, does; with
+ * a backlog the bursts teach as before (the kicks then drive the device).
+ */
+static void burst_cycles(struct nfswb_estimator *e, struct model *m,
+			 unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		feed(e, m, 40 * MiB, 0.6, 0.0);
+		for (int k = 0; k < 4; k++)
+			feed(e, m, 0, 0.0, 0.0);
+	}
+}
+
+static void test_bursts_without_backlog(void)
+{
+	for (unsigned int seed = 1; seed <= NSEEDS; seed++) {
+		struct nfswb_estimator e;
+		struct model m;
+		uint64_t start, settled = UINT64_MAX;
+
+		model_init(&m, seed);
+		nfswb_estimator_init(&e, NULL);
+		nfswb_estimator_set_backlog(&e, false);
+		burst_cycles(&e, &m, 120);	/* a minute */
+		T_CHECK(!e.learned && nfswb_estimator_bandwidth(&e) ==
+			NFSWB_EST_DEFAULT_INITIAL && e.burst_samples >= 119,
+			"seed %u: bursts taught: %.1f MiB/s, %" PRIu64
+			" burst samples", seed, est_mib(&e), e.burst_samples);
+
+		/* Sustained: one burst interval, then 16 MiB/s busy. */
+		feed(&e, &m, 40 * MiB, 1.0, 0.0);
+		for (start = m.now_ms; m.now_ms - start < 5000;) {
+			feed(&e, &m, 16 * MiB, 1.0, 0.0);
+			if (!within(&e, 16 * MiB, 0.10))
+				settled = UINT64_MAX;
+			else if (settled == UINT64_MAX)
+				settled = m.now_ms - start;
+		}
+		T_CHECK(settled <= 3000, "seed %u: sustained 16 MiB/s: %.1f "
+			"MiB/s, settled after %" PRIu64 " ms", seed,
+			est_mib(&e), settled);
+		burst_cycles(&e, &m, 120);
+		T_CHECK(within(&e, 16 * MiB, 0.10),
+			"seed %u: bursts after sustained: %.1f MiB/s", seed,
+			est_mib(&e));
+
+		/* With a backlog the same bursts teach their speed. */
+		nfswb_estimator_init(&e, NULL);
+		burst_cycles(&e, &m, 120);
+		T_CHECK(within(&e, 40 * MiB, 0.10),
+			"seed %u: bursts with a backlog: %.1f MiB/s", seed,
+			est_mib(&e));
+	}
+	printf("16 MiB/s disk, fsync bursts at 40: no backlog keeps the "
+	       "estimate; sustained writing teaches 16 (%d seeds)\n",
+	       NSEEDS);
+}
+
+/*
  * A device that stalls 200 ms of every second, busy but completing
  * nothing: a short stall is an outlier like a burst, and the estimate
  * stays between the rate it delivers (80) and its rate while productive.
@@ -717,6 +779,7 @@ int main(void)
 	test_mixed();
 	test_light_batches();
 	test_burst();
+	test_bursts_without_backlog();
 	test_stalls();
 	test_stuck_in_flight();
 	test_wrap();
