@@ -102,15 +102,28 @@ static void decide_cap(const struct nfswb_policy_in *in, uint64_t target,
 	out->cap_change = moved_enough(old, cap);
 }
 
+uint64_t nfswb_policy_target(uint64_t bandwidth, uint64_t background_time_ms)
+{
+	uint64_t target = bytes_in(bandwidth, background_time_ms);
+
+	return target < NFSWB_MIN_TARGET_BYTES ? NFSWB_MIN_TARGET_BYTES : target;
+}
+
+bool nfswb_policy_standby(uint64_t bound, uint64_t target, bool in_force)
+{
+	unsigned int shift = in_force ? NFSWB_STANDBY_LEAVE_SHIFT
+				      : NFSWB_STANDBY_ENTER_SHIFT;
+
+	return bound < (target >> shift);
+}
+
 void nfswb_policy_decide(const struct nfswb_policy_in *in,
 			 struct nfswb_policy_out *out)
 {
 	uint64_t target;
 
 	memset(out, 0, sizeof(*out));
-	target = bytes_in(in->bandwidth, in->background_time_ms);
-	if (target < NFSWB_MIN_TARGET_BYTES)
-		target = NFSWB_MIN_TARGET_BYTES;
+	target = nfswb_policy_target(in->bandwidth, in->background_time_ms);
 	out->target_bytes = target;
 	out->kick_bytes = decide_kick(in, target);
 	decide_cap(in, target, out);

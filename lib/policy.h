@@ -42,6 +42,13 @@
 #define NFSWB_CAP_HYSTERESIS_SHIFT 3
 /* In-flight kicks are bounded by what the device writes in this many intervals. */
 #define NFSWB_INFLIGHT_INTERVALS 2
+/*
+ * Standby: a device stands by while a cheap upper bound of its dirty
+ * bytes stays below target >> NFSWB_STANDBY_ENTER_SHIFT, and returns
+ * once the bound reaches target >> NFSWB_STANDBY_LEAVE_SHIFT.
+ */
+#define NFSWB_STANDBY_ENTER_SHIFT 2
+#define NFSWB_STANDBY_LEAVE_SHIFT 1
 
 struct nfswb_policy_in {
 	uint64_t now_ms;
@@ -66,6 +73,12 @@ struct nfswb_policy_out {
 	bool cap_clamped;	/* cap_bytes is the global dirty threshold */
 	uint64_t knob_ms;	/* kernel mode's dirty_background_time */
 	bool knob_change;	/* knob_ms differs enough from knob_in_force_ms */
+	/*
+	 * The device stands by (nfswb_policy_standby, set by the step):
+	 * nfs_dirty_bytes was the cheap bound, and a mechanism need not
+	 * measure per file until it is cleared.
+	 */
+	bool standby;
 };
 
 /**
@@ -78,6 +91,30 @@ struct nfswb_policy_out {
  */
 void nfswb_policy_decide(const struct nfswb_policy_in *in,
 			 struct nfswb_policy_out *out);
+
+/**
+ * nfswb_policy_target - bandwidth x background_time, at least
+ * NFSWB_MIN_TARGET_BYTES: the backlog the policy lets build up.
+ */
+uint64_t nfswb_policy_target(uint64_t bandwidth, uint64_t background_time_ms);
+
+/**
+ * nfswb_policy_standby - may the device stand by this interval?
+ * @bound: an upper bound of the device's dirty bytes that costs one read
+ *         (the bdi's reclaimable bytes, or the global nr_dirty)
+ * @target: nfswb_policy_target() now
+ * @in_force: it stood by last interval
+ *
+ * First do no harm: on a device whose COMMITs come so often that its
+ * backlog never nears the target, there is nothing to kick, and
+ * measuring each NFS-written file every interval only costs CPU that
+ * nfsd could use.  The device stands by while @bound is below a quarter
+ * of @target and until it reaches half of it (hysteresis, so that a
+ * bound near one threshold does not flap).  No kick is ever due below
+ * the target, so standing by changes no decision.
+ * Return: true to stand by.
+ */
+bool nfswb_policy_standby(uint64_t bound, uint64_t target, bool in_force);
 
 /*
  * The kernel knob (kernel mode): its threshold is the kernel's bandwidth

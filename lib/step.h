@@ -1,10 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * step.h - one sampling interval of one device: sample -> estimate ->
- * dirty -> policy.  Pure code: the caller reads the device's counters,
- * its dirty bytes and what the mechanisms and the kernel report, and
- * carries the decision out.  nfswbd's per-device tick and the closed-loop
- * simulation (tests/unit/test_core_sim.c) both run exactly this.
+ * standby? -> dirty -> policy.  Pure code: the caller reads the device's
+ * counters, a cheap bound of its dirty bytes, its dirty bytes as the
+ * mechanism measures them (unless the device stands by) and what the
+ * mechanisms and the kernel report, and carries the decision out.
+ * nfswbd's per-device tick and the closed-loop simulation
+ * (tests/unit/test_core_sim.c) both run exactly this.
+ *
+ * In two halves, because standing by decides whether the expensive
+ * input is read at all:
+ *   nfswb_step_sample()  feeds the estimator, says whether to stand by;
+ *   nfswb_step_decide()  with nfs_dirty_bytes measured (or, standing by,
+ *                        the bound in its place) decides.
+ * nfswb_step() runs both when every input is at hand.
  */
 #ifndef NFSWB_STEP_H
 #define NFSWB_STEP_H
@@ -20,22 +29,49 @@ struct nfswb_step_in {
 	const struct nfswb_blkstat *stat;
 	/* false (mode off): only sample, decide nothing. */
 	bool decide;
+	/*
+	 * An upper bound of the device's dirty bytes that costs one read
+	 * (nfswb_dirty_bound); have_bound false when none was read, and
+	 * then the device never stands by.
+	 */
+	bool have_bound;
+	uint64_t dirty_bound_bytes;
+	bool standby_in_force;		/* it stood by last interval */
 	/* Every policy input except bandwidth, which the step fills in. */
 	struct nfswb_policy_in policy;
 };
 
 struct nfswb_step_out {
 	bool decided;
+	/* Stand by: do not measure nfs_dirty_bytes; the bound stands in. */
+	bool standby;
 	uint64_t bandwidth;		/* the estimate the decision used */
 	struct nfswb_policy_out decision;	/* valid when decided */
 };
 
 /**
- * nfswb_step - one interval for one device.
- * @est: the device's estimator, fed @in->stat at @in->policy.now_ms
- * @in: the inputs
- * @out: the decision
+ * nfswb_step_sample - the first half: feed @in->stat at
+ * @in->policy.now_ms to @est, and decide whether the device stands by.
+ * @out: bandwidth and standby are set, the rest cleared
  */
+void nfswb_step_sample(struct nfswb_estimator *est,
+		       const struct nfswb_step_in *in,
+		       struct nfswb_step_out *out);
+
+/**
+ * nfswb_step_decide - the second half, after nfswb_step_sample(@out).
+ * @in: as for the first half, with nfs_dirty_bytes measured unless
+ *      @out->standby
+ *
+ * Also tells @est whether the device has a backlog (nfs dirty and in
+ * flight reach half the target): without one, only sustained writing
+ * teaches it (estimator.h).
+ */
+void nfswb_step_decide(struct nfswb_estimator *est,
+		       const struct nfswb_step_in *in,
+		       struct nfswb_step_out *out);
+
+/** nfswb_step - both halves, for a caller with every input at hand. */
 void nfswb_step(struct nfswb_estimator *est, const struct nfswb_step_in *in,
 		struct nfswb_step_out *out);
 

@@ -225,9 +225,48 @@ static void test_knob(void)
 			knob_change_cases[i].cur, knob_change_cases[i].want);
 }
 
+/*
+ * Standby: below a quarter of the target it begins, from half of it on it
+ * ends; in between the state in force stays (hysteresis).
+ */
+static const struct {
+	const char *name;
+	uint64_t bound, target;
+	bool in_force, standby;
+} standby_cases[] = {
+	{ "clean device: stand by", 0, M(32), false, true },
+	{ "just below a quarter: stand by", M(8) - 1, M(32), false, true },
+	{ "a quarter: not yet", M(8), M(32), false, false },
+	{ "between, active: stays active", M(12), M(32), false, false },
+	{ "between, standing by: stays", M(12), M(32), true, true },
+	{ "just below half, standing by: stays", M(16) - 1, M(32), true,
+	  true },
+	{ "half: back to measuring", M(16), M(32), true, false },
+	{ "above the target: measuring", M(40), M(32), true, false },
+	{ "target 0 (never from the policy): never", 0, 0, false, false },
+	{ "the lab's randwrite: 2 MiB dirty, 32 MiB/s x 1 s", M(2), M(32),
+	  false, true },
+	{ "the same 2 MiB under the 8 MiB floor: a quarter, measuring",
+	  M(2), M(8), false, false },
+};
+
+static void test_standby(void)
+{
+	for (size_t i = 0; i < sizeof(standby_cases) /
+			       sizeof(standby_cases[0]); i++)
+		T_CHECK(nfswb_policy_standby(standby_cases[i].bound,
+					     standby_cases[i].target,
+					     standby_cases[i].in_force) ==
+			standby_cases[i].standby, "%s", standby_cases[i].name);
+	T_CHECK(nfswb_policy_target(M(100), 1000) == M(100) &&
+		nfswb_policy_target(M(1), 1000) == NFSWB_MIN_TARGET_BYTES,
+		"nfswb_policy_target");
+}
+
 int main(void)
 {
 	test_knob();
+	test_standby();
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct policy_case *c = &cases[i];
 		const struct nfswb_policy_in in = {

@@ -134,9 +134,60 @@ static void test_sampling(void)
 		out.decision.target_bytes, out.bandwidth);
 }
 
+/*
+ * Standby: the first half decides it from the bound and the target of
+ * the estimate; standing by, the bound stands in for the dirty bytes
+ * (so no kick), the decision says so, and the estimator hears that there
+ * is no backlog.  Without a bound the device never stands by.
+ */
+static void test_standby(void)
+{
+	struct nfswb_estimator_params p = { .fixed_bw = 32 * MiB };
+	struct nfswb_step_in in = {
+		.decide = true, .have_bound = true,
+		.dirty_bound_bytes = 2 * MiB,
+		.policy = { .now_ms = 1000, .interval_ms = 100,
+			    .background_time_ms = 1000,
+			    .nfs_dirty_bytes = 999 * MiB },
+	};
+	struct nfswb_step_out out;
+	struct nfswb_estimator est;
+
+	nfswb_estimator_init(&est, &p);
+	T_CHECK(est.backlog, "a new estimator assumes a backlog");
+	nfswb_step_sample(&est, &in, &out);
+	T_CHECK(out.standby && !out.decided, "2 MiB of a 32 MiB target: stand by");
+	nfswb_step_decide(&est, &in, &out);
+	T_CHECK(out.decided && out.decision.standby &&
+		!out.decision.kick_bytes && !est.backlog,
+		"standing by: the bound, not nfs_dirty_bytes; kick %" PRIu64,
+		out.decision.kick_bytes);
+
+	in.standby_in_force = true;
+	in.dirty_bound_bytes = 12 * MiB;
+	in.policy.nfs_dirty_bytes = 12 * MiB;
+	nfswb_step(&est, &in, &out);
+	T_CHECK(out.standby && !est.backlog, "12 MiB, standing by: stays");
+	in.dirty_bound_bytes = 16 * MiB;
+	in.policy.nfs_dirty_bytes = 40 * MiB;
+	nfswb_step(&est, &in, &out);
+	T_CHECK(!out.standby && !out.decision.standby &&
+		out.decision.kick_bytes == 32 * MiB / 5 && est.backlog,
+		"16 MiB: measuring again, 40 MiB dirty kicks 2 intervals %" PRIu64,
+		out.decision.kick_bytes);
+
+	in.have_bound = false;
+	in.standby_in_force = false;
+	in.policy.nfs_dirty_bytes = 0;
+	nfswb_step(&est, &in, &out);
+	T_CHECK(!out.standby && !est.backlog,
+		"no bound: never stands by; clean: no backlog");
+}
+
 int main(void)
 {
 	test_table();
 	test_sampling();
+	test_standby();
 	return t_result();
 }
