@@ -141,6 +141,7 @@ struct files_priv {
 	char vmstat[PATH_MAX];
 	bool have_cachestat;
 	bool overflow_logged;
+	bool stood_by;			/* the last apply() stood by */
 	char *buf;
 	struct {
 		int fd;
@@ -797,6 +798,16 @@ static uint64_t files_dirty_bytes(struct nfswb_mech_dev *d)
 		return 0;
 	reap(d, p);
 	unquiet(p, now, false);
+	if (p->stood_by) {
+		/*
+		 * Back from standby: nothing was looked at meanwhile, so no
+		 * growth may be extrapolated over that time; the refreshes
+		 * measure each file afresh.
+		 */
+		for (e = p->t.head; e; e = e->next)
+			nfswb_filetrack_set_growth(&p->t, e, 0, now);
+		p->stood_by = false;
+	}
 	n = p->t.count;
 	budget = n / REFRESH_CALLS;
 	if (budget < REFRESH_MIN)
@@ -983,6 +994,14 @@ static int files_apply(struct nfswb_mech_dev *d,
 	if (!p)
 		return 0;
 	reap(d, p);
+	if (o->standby) {
+		/*
+		 * The backlog is far below the target (policy.h): no file is
+		 * measured or kicked, events still track new files.
+		 */
+		p->stood_by = true;
+		return 0;
+	}
 	left = o->kick_bytes;
 	/* Oldest dirty data first. */
 	for (e = p->t.head; e && left; e = next) {

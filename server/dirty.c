@@ -43,16 +43,24 @@ uint64_t nfswbd_dirty_read(const char *sysroot, struct nfswbd_dev *d,
 		}
 	}
 
-	switch (nfswb_dirty_bound(sysroot, d->id.bdi, &v)) {
+	nfswbd_dirty_bound_read(sysroot, d, src, &v);
+	return v;
+}
+
+bool nfswbd_dirty_bound_read(const char *sysroot, const struct nfswbd_dev *d,
+			     enum nfswbd_dirty_source *src, uint64_t *bytes)
+{
+	switch (nfswb_dirty_bound(sysroot, d->id.bdi, bytes)) {
 	case NFSWB_BOUND_BDI:
 		*src = NFSWBD_DIRTY_DEBUGFS;
-		return v;
+		return true;
 	case NFSWB_BOUND_GLOBAL:
 		*src = NFSWBD_DIRTY_VMSTAT;
-		return v;
+		return true;
 	case NFSWB_BOUND_NONE:
 		break;
 	}
 	*src = NFSWBD_DIRTY_NONE;
-	return 0;
+	*bytes = 0;
+	return false;
 }

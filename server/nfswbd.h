@@ -135,6 +135,8 @@ struct nfswbd_dev {
 	enum nfswbd_dirty_source dirty_source;
 	struct nfswb_policy_out decision;
 	bool decided;
+	bool standby;				/* stood by last interval */
+	uint64_t standby_intervals;		/* how many it stood by */
 	uint64_t dry_cap;			/* cap a dry run would have set */
 
 	uint64_t last_log_ms;
@@ -193,6 +195,9 @@ void nfswbd_table_drop(struct nfswbd_table *t, size_t i);
 /* dirty.c */
 uint64_t nfswbd_dirty_read(const char *sysroot, struct nfswbd_dev *d,
 			   enum nfswbd_dirty_source *src);
+/* The cheap upper bound alone (debugfs, else vmstat); false: none. */
+bool nfswbd_dirty_bound_read(const char *sysroot, const struct nfswbd_dev *d,
+			     enum nfswbd_dirty_source *src, uint64_t *bytes);
 
 /* loop.c */
 int nfswbd_signals_block(sigset_t *mask);

@@ -95,12 +95,15 @@ static void write_device(struct nfswb_json *j, const struct nfswbd_dev *d)
 				   e->learned ? "learned" : "cold");
 	nfswb_json_u64(j, "busy_samples", e->busy_samples);
 	nfswb_json_u64(j, "skipped_samples", e->skipped_samples);
+	nfswb_json_u64(j, "burst_samples", e->burst_samples);
 	nfswb_json_bool(j, "stat_readable", d->stat_ok);
 	nfswb_json_obj_end(j);
 
 	nfswb_json_u64(j, "dirty_bytes", d->dirty_bytes);
 	nfswb_json_str(j, "dirty_source",
 		       nfswbd_dirty_source_name(d->dirty_source));
+	nfswb_json_bool(j, "standby", d->standby);
+	nfswb_json_u64(j, "standby_intervals", d->standby_intervals);
 	if (d->decided) {
 		nfswb_json_u64(j, "target_bytes", d->decision.target_bytes);
 		nfswb_json_u64(j, "kick_bytes", d->decision.kick_bytes);

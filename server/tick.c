@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -34,11 +35,12 @@ static void format_decision(const struct nfswbd_dev *d, char *buf,
 	if (o->cap_bytes)
 		nfswb_format_size(o->cap_bytes, cap, sizeof(cap));
 	snprintf(buf, len,
-		 "dry-run: bdi %s (%s) mode %s: bandwidth %s (%s) dirty %s (%s) target %s -> kick %s, cap %s%s",
+		 "dry-run: bdi %s (%s) mode %s: bandwidth %s (%s) dirty %s (%s%s) target %s -> kick %s, cap %s%s",
 		 d->id.bdi, d->id.blockdev,
 		 nfswbd_dev_mechs(d, mechs, sizeof(mechs)), bw,
 		 e->p.fixed_bw ? "fixed" : e->learned ? "learned" : "cold",
-		 dirty, nfswbd_dirty_source_name(d->dirty_source), target,
+		 dirty, nfswbd_dirty_source_name(d->dirty_source),
+		 o->standby ? ", standing by" : "", target,
 		 kick, cap, o->cap_change ? " (change)" : "");
 }
 
@@ -77,6 +79,7 @@ static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 		     struct nfswbd_dev *d, uint64_t now_ms)
 {
 	struct nfswb_step_in in = { .decide = d->effective != NFSWB_MODE_OFF };
+	enum nfswbd_dirty_source bound_source = NFSWBD_DIRTY_NONE;
 	struct nfswb_step_out out;
 	struct nfswb_blkstat st;
 	int ret;
@@ -93,16 +96,44 @@ static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 		     d->id.stat_path, strerror(-ret));
 		d->stat_ok = false;
 	}
-	d->dirty_bytes = nfswbd_dirty_read(s->sysroot, d, &d->dirty_source);
+	/*
+	 * The cheap bound is read only when the device may stand by: it
+	 * stands by now, or its measured dirty bytes were low enough last
+	 * interval to enter standby.
+	 */
+	if (in.decide && (d->standby || !d->decided ||
+			  d->dirty_bytes < d->decision.target_bytes >>
+					   NFSWB_STANDBY_ENTER_SHIFT))
+		in.have_bound = nfswbd_dirty_bound_read(s->sysroot, d,
+							&bound_source,
+							&in.dirty_bound_bytes);
+	in.standby_in_force = d->standby;
 
 	in.policy.now_ms = now_ms;
 	in.policy.interval_ms = t->interval_ms;
-	in.policy.nfs_dirty_bytes = d->dirty_bytes;
 	in.policy.background_time_ms = d->opts.background_time_ms;
 	in.policy.commit_target_ms = d->opts.commit_target_ms;
 	/* A dry run pretends the caps it would have set are in force. */
 	if (s->dry_run)
 		in.policy.cap_in_force = d->dry_cap;
+	nfswb_step_sample(&d->est, &in, &out);
+	if (out.standby && !d->standby)
+		xlog(L_DEBUG, "bdi %s: standing by: dirty bytes at most %" PRIu64 " (%s), far below the target",
+		     d->id.bdi, in.dirty_bound_bytes,
+		     nfswbd_dirty_source_name(bound_source));
+	else if (!out.standby && d->standby)
+		xlog(L_DEBUG, "bdi %s: backlog growing: measuring again",
+		     d->id.bdi);
+	d->standby = out.standby;
+	if (out.standby) {
+		d->standby_intervals++;
+		d->dirty_bytes = in.dirty_bound_bytes;
+		d->dirty_source = bound_source;
+	} else {
+		d->dirty_bytes = nfswbd_dirty_read(s->sysroot, d,
+						   &d->dirty_source);
+	}
+	in.policy.nfs_dirty_bytes = d->dirty_bytes;
 	for (unsigned int i = 0; in.decide && i < d->nmechs; i++) {
 		struct nfswbd_mech_slot *m = &d->mechs[i];
 
@@ -110,7 +141,7 @@ static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 			m->mech->observe(&m->md, &in.policy);
 	}
 
-	nfswb_step(&d->est, &in, &out);
+	nfswb_step_decide(&d->est, &in, &out);
 	d->decided = out.decided;
 	if (!out.decided)
 		return;
