@@ -378,18 +378,20 @@ static void reap(struct nfswb_mech_dev *d, struct files_priv *p)
 
 /*
  * Queue writeback of [@off, @off + @len) (@len 0: to EOF), split to what
- * one kick may carry.  Returns 0, or -1 if the queue is full.
+ * one kick may carry.  Returns 0, or -EAGAIN if the queue is full.
  */
 static int kick_range(struct files_priv *p, struct nfswb_tracked *e,
 		      uint64_t off, uint64_t len)
 {
 	uint64_t n;
+	int ret;
 
 	e->kick_end = e->clean_below;	/* callers may say better */
 	do {
 		n = len > NFSWB_KICK_MAX_LEN ? NFSWB_KICK_MAX_LEN : len;
-		if (nfswb_kicker_kick(p->kicker, e->fd, off, n, e) < 0)
-			return -1;
+		ret = nfswb_kicker_kick(p->kicker, e->fd, off, n, e);
+		if (ret < 0)
+			return ret;
 		e->pending++;
 		off += n;
 		len -= n;
@@ -652,10 +654,12 @@ static int files_probe(const char *sysroot, char *why, size_t len)
 	fd = fanotify_init(FAN_CLASS_NOTIF | FAN_CLOEXEC | FAN_NONBLOCK,
 			   O_RDONLY);
 	if (fd < 0) {
+		int err = errno;
+
 		snprintf(why, len,
 			 "fanotify unavailable: %s (needs CONFIG_FANOTIFY and CAP_SYS_ADMIN)",
-			 strerror(errno));
-		return -1;
+			 strerror(err));
+		return -err;
 	}
 	close(fd);
 	return 0;
@@ -673,9 +677,11 @@ static int mark_path(struct nfswb_mech_dev *d, struct files_priv *p,
 	if (fanotify_mark(p->fan, FAN_MARK_ADD | FAN_MARK_MOUNT, FAN_MODIFY,
 			  AT_FDCWD, path) == 0)
 		return 0;
+	int err = errno;
+
 	snprintf(why, len, "cannot watch %s with fanotify: %s", path,
-		 strerror(errno));
-	return -1;
+		 strerror(err));
+	return -err;
 }
 
 static bool probe_cachestat(const char *path)
@@ -686,7 +692,7 @@ static bool probe_cachestat(const char *path)
 
 	if (fd < 0)
 		return true;	/* assume so; errors show at refresh */
-	ok = nfswb_cachestat(fd, 0, 0, &cs) == 0 || errno != ENOSYS;
+	ok = nfswb_cachestat(fd, 0, 0, &cs) != -ENOSYS;
 	close(fd);
 	return ok;
 }
@@ -696,11 +702,12 @@ static int files_attach(struct nfswb_mech_dev *d, char *why, size_t len)
 	struct files_priv *p;
 	char note[256];
 	size_t i;
+	int ret;
 
 	p = calloc(1, sizeof(*p));
 	if (!p) {
 		snprintf(why, len, "out of memory");
-		return -1;
+		return -ENOMEM;
 	}
 	d->priv = p;
 	p->fan = -1;
@@ -710,15 +717,15 @@ static int files_attach(struct nfswb_mech_dev *d, char *why, size_t len)
 	p->buf = malloc(EVENT_BUF);
 	if (!p->buf || nfswb_filetrack_init(&p->t, d->max_files) < 0) {
 		snprintf(why, len, "out of memory");
-		return -1;
+		return -ENOMEM;
 	}
 	if (!d->npaths) {
 		snprintf(why, len, "no exported path to watch");
-		return -1;
+		return -EINVAL;
 	}
 	if (!d->opts.nwriters) {
 		snprintf(why, len, "writers= names no process");
-		return -1;
+		return -EINVAL;
 	}
 	/*
 	 * FAN_REPORT_TID: the writing thread, so a thread named "nfsd" in a
@@ -728,13 +735,16 @@ static int files_attach(struct nfswb_mech_dev *d, char *why, size_t len)
 			       FAN_REPORT_TID,
 			       O_RDONLY | O_LARGEFILE | O_CLOEXEC);
 	if (p->fan < 0) {
+		ret = -errno;
 		snprintf(why, len, "fanotify_init: %s (needs CAP_SYS_ADMIN)",
-			 strerror(errno));
-		return -1;
+			 strerror(-ret));
+		return ret;
 	}
-	for (i = 0; i < d->npaths; i++)
-		if (mark_path(d, p, d->paths[i], why, len) < 0)
-			return -1;
+	for (i = 0; i < d->npaths; i++) {
+		ret = mark_path(d, p, d->paths[i], why, len);
+		if (ret < 0)
+			return ret;
+	}
 
 	p->have_cachestat = probe_cachestat(d->paths[0]);
 	if (!p->have_cachestat)
@@ -742,11 +752,12 @@ static int files_attach(struct nfswb_mech_dev *d, char *why, size_t len)
 		     "bdi %s: cachestat(2) is missing (Linux < 6.5): dirty bytes are estimated from file growth since the last kick; overwrites are not seen",
 		     d->id->bdi);
 
-	if (nfswb_kicker_open(&p->kicker, d->use_io_uring, note,
-			      sizeof(note)) < 0) {
+	ret = nfswb_kicker_open(&p->kicker, d->use_io_uring, note,
+				sizeof(note));
+	if (ret < 0) {
 		snprintf(why, len, "cannot start a writeback thread: %s",
-			 strerror(errno));
-		return -1;
+			 strerror(-ret));
+		return ret;
 	}
 	if (note[0])
 		xlog(L_WARNING, "bdi %s: %s; kicking with sync_file_range(2) in a worker thread",
@@ -900,8 +911,8 @@ static uint64_t first_dirty(struct files_priv *p, struct nfswb_tracked *e,
  * Kick about @want of @e's oldest dirty bytes - appended files (the
  * common NFS case) have them lowest - from its first dirty page on, in
  * pieces of at most NFSWB_KICK_MAX_LEN, skipping pieces without dirty
- * pages.  Sets *@bytes to the dirty bytes kicked.  Returns 0, or -1 when
- * the queue was full before anything was queued.
+ * pages.  Sets *@bytes to the dirty bytes kicked.  Returns 0, or -EAGAIN
+ * when the queue was full before anything was queued.
  */
 static int kick_dirty_part(struct files_priv *p, struct nfswb_tracked *e,
 			   uint64_t want, uint64_t *bytes)
@@ -914,8 +925,10 @@ static int kick_dirty_part(struct files_priv *p, struct nfswb_tracked *e,
 	*bytes = 0;
 	if (!p->have_cachestat) {
 		/* Fallback: the dirty bytes are the growth past base_size. */
-		if (kick_range(p, e, e->base_size, want) < 0)
-			return -1;
+		int ret = kick_range(p, e, e->base_size, want);
+
+		if (ret < 0)
+			return ret;
 		*bytes = want;
 		return 0;
 	}
@@ -951,7 +964,7 @@ static int kick_dirty_part(struct files_priv *p, struct nfswb_tracked *e,
 		off += n;
 	}
 	if (!*bytes)
-		return off == start ? -1 : 0;
+		return off == start ? -EAGAIN : 0;
 	/*
 	 * Once these kicks are done, refreshes may start at their end (what
 	 * lies between clean_below and start was seen clean), but not past
@@ -1028,10 +1041,9 @@ static int files_apply(struct nfswb_mech_dev *d,
 		account_kick(d, p, e, bytes);
 		left = left > bytes ? left - bytes : 0;
 	}
-	if (nfswb_kicker_flush(p->kicker) < 0) {
+	ret = nfswb_kicker_flush(p->kicker);
+	if (ret < 0)
 		d->count[FILES_ERRORS]++;
-		ret = -1;
-	}
 	d->count[FILES_INFLIGHT_BYTES] = inflight(p);
 	files_release(p);
 	return ret;

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -33,5 +34,5 @@ int nfswb_cachestat(int fd, uint64_t off, uint64_t len,
 {
 	struct kernel_cachestat_range range = { .off = off, .len = len };
 
-	return (int)syscall(__NR_cachestat, fd, &range, cs, 0);
+	return syscall(__NR_cachestat, fd, &range, cs, 0) < 0 ? -errno : 0;
 }

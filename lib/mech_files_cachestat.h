@@ -28,7 +28,7 @@ struct nfswb_cachestat {
  * @len: length in bytes; 0 means to the end of the file.
  * @cs: result, in pages.
  *
- * Return: 0, or -1 with errno set (ENOSYS: the kernel predates 6.5).
+ * Return: 0, or a negative errno (-ENOSYS: the kernel predates 6.5).
  */
 int nfswb_cachestat(int fd, uint64_t off, uint64_t len,
 		    struct nfswb_cachestat *cs);

@@ -74,7 +74,7 @@ static int uring_open(struct nfswb_kicker *k, char *note, size_t len)
 		snprintf(note, len,
 			 "io_uring unavailable (%s; see /proc/sys/kernel/io_uring_disabled)",
 			 strerror(-ret));
-		return -1;
+		return ret;
 	}
 	probe = io_uring_get_probe_ring(&k->ring);
 	if (!probe || !io_uring_opcode_supported(probe,
@@ -83,7 +83,7 @@ static int uring_open(struct nfswb_kicker *k, char *note, size_t len)
 			 "io_uring lacks IORING_OP_SYNC_FILE_RANGE");
 		io_uring_free_probe(probe);
 		io_uring_queue_exit(&k->ring);
-		return -1;
+		return -EOPNOTSUPP;
 	}
 	io_uring_free_probe(probe);
 	return 0;
@@ -94,11 +94,13 @@ int nfswb_kicker_open(struct nfswb_kicker **kp, bool use_io_uring,
 {
 	struct nfswb_kicker *k = calloc(1, sizeof(*k));
 
+	int ret;
+
 	*kp = NULL;
 	if (note && len)
 		note[0] = '\0';
 	if (!k)
-		return -1;
+		return -ENOMEM;
 	if (use_io_uring && uring_open(k, note, len) == 0) {
 		k->uring = true;
 		*kp = k;
@@ -106,12 +108,12 @@ int nfswb_kicker_open(struct nfswb_kicker **kp, bool use_io_uring,
 	}
 	pthread_mutex_init(&k->lock, NULL);
 	pthread_cond_init(&k->cond, NULL);
-	errno = pthread_create(&k->thread, NULL, kick_worker, k);
-	if (errno) {
+	ret = pthread_create(&k->thread, NULL, kick_worker, k);
+	if (ret) {
 		pthread_mutex_destroy(&k->lock);
 		pthread_cond_destroy(&k->cond);
 		free(k);
-		return -1;
+		return -ret;
 	}
 	*kp = k;
 	return 0;
@@ -128,16 +130,14 @@ int nfswb_kicker_kick(struct nfswb_kicker *k, int fd, uint64_t off,
 	struct io_uring_sqe *sqe;
 	struct kick_job *j;
 
-	if (len > NFSWB_KICK_MAX_LEN || k->outstanding >= NFSWB_KICK_QUEUE) {
-		errno = len > NFSWB_KICK_MAX_LEN ? EINVAL : EAGAIN;
-		return -1;
-	}
+	if (len > NFSWB_KICK_MAX_LEN)
+		return -EINVAL;
+	if (k->outstanding >= NFSWB_KICK_QUEUE)
+		return -EAGAIN;
 	if (k->uring) {
 		sqe = io_uring_get_sqe(&k->ring);
-		if (!sqe) {
-			errno = EAGAIN;
-			return -1;
-		}
+		if (!sqe)
+			return -EAGAIN;
 		io_uring_prep_sync_file_range(sqe, fd, (unsigned int)len, off,
 					      SYNC_FILE_RANGE_WRITE);
 		io_uring_sqe_set_data(sqe, token);
@@ -164,11 +164,7 @@ int nfswb_kicker_flush(struct nfswb_kicker *k)
 	if (!k->uring)
 		return 0;
 	ret = io_uring_submit(&k->ring);
-	if (ret < 0) {
-		errno = -ret;
-		return -1;
-	}
-	return 0;
+	return ret < 0 ? ret : 0;
 }
 
 unsigned int nfswb_kicker_reap(struct nfswb_kicker *k,

@@ -34,7 +34,7 @@ struct nfswb_kicker;
  * @note: when io_uring was wanted but could not be used, why (else "").
  * @len: size of @note.
  *
- * Return: 0, or -1 (no thread could be created either).
+ * Return: 0, or a negative errno (no thread could be created either).
  */
 int nfswb_kicker_open(struct nfswb_kicker **kp, bool use_io_uring,
 		      char *note, size_t len);
@@ -50,15 +50,15 @@ const char *nfswb_kicker_method(const struct nfswb_kicker *k);
  * @len: bytes, at most NFSWB_KICK_MAX_LEN; 0 means to the end of file.
  * @token: handed back by nfswb_kicker_reap().
  *
- * Return: 0, or -1 with errno EAGAIN when NFSWB_KICK_QUEUE kicks are
- * outstanding.
+ * Return: 0, or -EAGAIN when NFSWB_KICK_QUEUE kicks are outstanding
+ * (-EINVAL: @len too long).
  */
 int nfswb_kicker_kick(struct nfswb_kicker *k, int fd, uint64_t off,
 		      uint64_t len, void *token);
 
 /**
  * nfswb_kicker_flush - hand queued kicks to the kernel or the worker.
- * Return: 0, or -1 with errno from io_uring_submit().
+ * Return: 0, or the negative errno of io_uring_submit().
  */
 int nfswb_kicker_flush(struct nfswb_kicker *k);
 

@@ -31,10 +31,8 @@ int nfswb_filetrack_init(struct nfswb_filetrack *t, size_t max_files)
 	while (n < max_files && n < ((size_t)1 << 30))
 		n <<= 1;
 	t->buckets = calloc(n, sizeof(*t->buckets));
-	if (!t->buckets) {
-		errno = ENOMEM;
-		return -1;
-	}
+	if (!t->buckets)
+		return -ENOMEM;
 	t->nbuckets = n;
 	t->head = t->tail = NULL;
 	t->count = 0;

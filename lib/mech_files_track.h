@@ -65,7 +65,7 @@ struct nfswb_filetrack {
 
 /**
  * nfswb_filetrack_init - an empty set sized for about @max_files entries.
- * Return: 0, or -1 (ENOMEM).
+ * Return: 0, or -ENOMEM.
  */
 int nfswb_filetrack_init(struct nfswb_filetrack *t, size_t max_files);
 

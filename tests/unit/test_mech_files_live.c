@@ -582,7 +582,7 @@ int main(void)
 	if (nfswb_mech_files.probe("", why, sizeof(why)) < 0)
 		T_SKIP("%s", why);
 	fd = open("/proc/self/exe", O_RDONLY);
-	if (fd >= 0 && nfswb_cachestat(fd, 0, 0, &cs) < 0 && errno == ENOSYS)
+	if (fd >= 0 && nfswb_cachestat(fd, 0, 0, &cs) == -ENOSYS)
 		T_SKIP("cachestat(2) missing (Linux < 6.5): cannot measure dirty bytes");
 	if (fd >= 0)
 		close(fd);
