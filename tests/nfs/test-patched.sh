@@ -2,23 +2,25 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # test-patched.sh: boot the lab guest on the kernel built with
-# kernel-patch/6.12/series and check what the series promises:
+# kernel-patch/6.12/series (v2: dirty_background_bytes, the
+# bdi_background_kick tracepoint, dirty_background_time_ms) and check
+# what the series promises:
 #
-#  1. knob 0 (the default): the export's bdi has dirty_background_time and
-#     it reads 0, debugfs shows no time-based threshold (BdiBgTimeThresh 0
-#     in every sample), the new tracepoints exist and wb_bg_time_kick never
-#     fires; nfsd_commit_start/done trace the COMMITs.
-#  2. knob 1000 ms during `stream`: wb_bg_time_kick fires for the disk's
-#     bdi, every kick reports a threshold that is the bandwidth estimate
-#     times one second (4 MB floor, capped by the background threshold)
-#     and dirty data above it, and the disk's reclaimable dirty data stays
-#     near that threshold while the client writes.
-#  3. nfswbd mode=auto picks the kernel mechanism, the knob reads a value
-#     within 1..10 x background_time while it runs (background_time scaled
-#     by our bandwidth estimate over the kernel's) and 0 after SIGTERM.
+#  1. both knobs at their default 0: the export's bdi has them and they
+#     read 0, debugfs wb_stats shows no per-bdi threshold (WbBdiBgThresh 0
+#     in every sample), no bdi_background_kick and no writeback with
+#     reason bdi_background: today's behaviour.  nfsd_commit_start/done
+#     trace the COMMITs.
+#  2. dirty_background_bytes = 32 MiB during `stream`: kicks fire for the
+#     disk's bdi only, each with the threshold it was given (8192 pages)
+#     and reclaimable data above it, the flusher starts work with reason
+#     bdi_background, and the disk's reclaimable data stays near 32 MiB.
+#  3. dirty_background_time_ms = 1000: every kick's threshold is the
+#     bandwidth it records x 1 s (at least 4 MB, MIN_WRITEBACK_PAGES).
+#  4. nfswbd mode=auto picks the kernel mechanism, writes its target into
+#     dirty_background_bytes while it runs and puts 0 back on SIGTERM.
 #
-# Part 2 uses the lab's `--tuning bdi-time=MS` (it writes MS to
-# /sys/class/bdi/<vda's bdi>/dirty_background_time after knfsd is up).
+# Parts 2 and 3 use the lab's `--tuning bdi-bytes=B` / `bdi-time=MS`.
 # Skips (77) when qemu or the kernel source cannot be had.
 
 set -uo pipefail
@@ -70,32 +72,41 @@ def samples():
     return rows
 
 def events(name):
+    """Events NAME as dicts of their key=value fields, plus "bdi"."""
     pat = re.compile(r"\s" + name + r":\s(.*)$")
     found = []
     with open(os.path.join(run, "trace.txt")) as f:
         for line in f:
             m = pat.search(line)
             if m:
-                found.append(dict(kv.split("=", 1)
-                                  for kv in m.group(1).split() if "=" in kv))
+                ev = dict(kv.split("=", 1)
+                          for kv in m.group(1).split() if "=" in kv)
+                b = re.match(r"bdi (\S+):", m.group(1))
+                if b:
+                    ev["bdi"] = b.group(1)
+                found.append(ev)
     return found
 
 def die(msg):
     print(msg)
     sys.exit(1)
 
-# The disk's dirty_background_time in a bdi dump the lab wrote
-# (bdi-before.txt, bdi-tuned.txt, bdi-after.txt: grep -H lines).
-def knob(name):
+# A knob of the disk's bdi in a bdi dump the lab wrote (bdi-before.txt,
+# bdi-tuned.txt, bdi-after.txt: grep -H lines).
+def knob(name, attr="dirty_background_bytes"):
     p = os.path.join(run, name)
     if not os.path.exists(p):
         die(name + " is missing: the lab did not record the bdi")
     for line in open(p):
         # PATH:VALUE, and the bdi in PATH is MAJ:MIN itself.
         path, _, value = line.rstrip("\n").rpartition(":")
-        if path.endswith("/dirty_background_time"):
+        if path.endswith("/" + attr):
             return value.strip()
-    die("no dirty_background_time in " + name)
+    die("no %s in %s" % (attr, name))
+
+def bdi_background_starts():
+    return [e for e in events("writeback_start")
+            if e.get("reason") == "bdi_background"]
 EOF
 
 # ---------------------------------------------------------------- knob 0
@@ -106,88 +117,127 @@ run=$out/off/run-1
 
 py "$run" "$common"'
 on = open(os.path.join(run, "trace-events.txt")).read().split()
-for ev in ("writeback/wb_bg_time_kick", "nfsd/nfsd_commit_start",
+for ev in ("writeback/bdi_background_kick", "nfsd/nfsd_commit_start",
            "nfsd/nfsd_commit_done"):
     if ev not in on:
         die(ev + " is not among the enabled trace events")
 ' "the patched kernel lacks a tracepoint of the series"
 
-# The knob itself, as the lab found it before any tuning.
+# The knobs themselves, as the lab found them before any tuning.
 py "$run" "$common"'
-v = knob("bdi-before.txt")
-if v != "0":
-    die("dirty_background_time reads %s, not 0, by default" % v)
-' "the knob is not 0 by default"
+for attr in ("dirty_background_bytes", "dirty_background_time_ms"):
+    v = knob("bdi-before.txt", attr)
+    if v != "0":
+        die("%s reads %s, not 0, by default" % (attr, v))
+' "a knob is not 0 by default"
 
 py "$run" "$common"'
 rows = samples()
 if not rows:
     die("no samples")
-vals = [r.get("bdi.BdiBgTimeThresh") for r in rows]
+vals = [r.get("wb.WbBdiBgThresh") for r in rows]
 if any(v is None for v in vals):
-    die("debugfs bdi stats lack BdiBgTimeThresh")
+    die("debugfs wb_stats lack WbBdiBgThresh")
 if any(vals):
-    die("BdiBgTimeThresh is %d kB with the knob at its default" % max(vals))
-kicks = events("wb_bg_time_kick")
+    die("WbBdiBgThresh is %d kB with the knobs at their default" % max(vals))
+kicks = events("bdi_background_kick")
 if kicks:
-    die("%d wb_bg_time_kick events with the knob at 0" % len(kicks))
+    die("%d bdi_background_kick events with the knobs at 0" % len(kicks))
+if bdi_background_starts():
+    die("writeback with reason bdi_background with the knobs at 0")
 starts, dones = events("nfsd_commit_start"), events("nfsd_commit_done")
 if not starts or len(starts) != len(dones):
     die("nfsd_commit_start/done: %d/%d events" % (len(starts), len(dones)))
-print("knob 0: BdiBgTimeThresh 0 in %d samples, no kicks, %d COMMITs traced"
+print("knobs 0: WbBdiBgThresh 0 in %d samples, no kicks, %d COMMITs traced"
       % (len(rows), len(starts)))
-' "knob 0 is not today's behaviour"
+' "the default knobs are not today's behaviour"
 
-# ------------------------------------------------------------- knob 1000
+# ------------------------------------------------------- bytes = 32 MiB
 
-"$lab" run stream size="$size" --kernel patched --tuning bdi-time=1000 \
-	--quiet --out "$out/on" >/dev/null ||
-	fail "stream with dirty_background_time=1000 failed (see $out/on)"
-run=$out/on/run-1
+"$lab" run stream size="$size" --kernel patched --tuning bdi-bytes=32M \
+	--quiet --out "$out/bytes" >/dev/null ||
+	fail "stream with dirty_background_bytes=32M failed (see $out/bytes)"
+run=$out/bytes/run-1
 
 py "$run" "$common"'
-kicks = events("wb_bg_time_kick")
+if knob("bdi-tuned.txt") != str(32 << 20):
+    die("dirty_background_bytes reads %s after writing 32 MiB"
+        % knob("bdi-tuned.txt"))
+kicks = events("bdi_background_kick")
 if not kicks:
-    die("no wb_bg_time_kick event during stream with the knob at 1000 ms")
+    die("no bdi_background_kick during stream with 32 MiB")
 bdis = set(k.get("bdi") for k in kicks)
 if len(bdis) != 1 or next(iter(bdis), "0:").startswith("0:"):
     die("kicks for bdis %s, expected only the disk'\''s" % sorted(map(str, bdis)))
 for k in kicks:
-    rec, th = int(k["reclaimable_kb"]), int(k["thresh_kb"])
-    bw, ms = int(k["avg_write_bw_kbps"]), int(k["bg_time_ms"])
-    want = max(bw * ms // 1000, 4096)
-    if ms != 1000:
-        die("kick with bg_time_ms=%d" % ms)
+    rec, th, ms = int(k["reclaimable"]), int(k["thresh"]), int(k["time_ms"])
+    if th != 8192 or ms != 0:
+        die("kick with thresh=%d pages time_ms=%d, expected 8192 and 0"
+            % (th, ms))
     if rec <= th:
-        die("kick with reclaimable %d kB <= threshold %d kB" % (rec, th))
-    if th > want:   # below it only when capped at the background threshold
-        die("threshold %d kB is above max(%d kB/s x 1 s, 4 MB)" % (th, bw))
-# Dirty data the disk holds, against the threshold in effect at each
-# sample.  Allow what arrives between a dirtier'\''s checks and the
-# flusher'\''s start: 8 nfsd threads x ~1 MB ratelimit, plus 100 ms of wire.
-rows = [r for r in samples() if r.get("bdi.BdiBgTimeThresh")]
+        die("kick with reclaimable %d <= threshold %d pages" % (rec, th))
+flusher = bdi_background_starts()
+if not flusher:
+    die("the flusher never started work with reason bdi_background")
+# The disk'\''s reclaimable data against 32 MiB.  Allow what arrives
+# between a dirtier'\''s checks and the flusher'\''s start: 8 nfsd threads
+# x ~1 MB ratelimit, plus 100 ms of wire.
+rows = [r for r in samples() if r.get("wb.WbBdiBgThresh")]
 if not rows:
-    die("BdiBgTimeThresh stayed 0 with the knob at 1000 ms")
+    die("WbBdiBgThresh stayed 0 with 32 MiB set")
+if any(r["wb.WbBdiBgThresh"] != 32768 for r in rows):
+    die("WbBdiBgThresh %s kB, not 32768" % sorted(set(r["wb.WbBdiBgThresh"] for r in rows)))
 slack = 16 * 1024
-over = [r for r in rows
-        if r.get("bdi.BdiReclaimable", 0) > r["bdi.BdiBgTimeThresh"] + slack]
-peak = max(r.get("bdi.BdiReclaimable", 0) for r in rows)
-top = max(r["bdi.BdiBgTimeThresh"] for r in rows)
+over = [r for r in rows if r.get("wb.WbReclaimable", 0) > 32768 + slack]
+peak = max(r.get("wb.WbReclaimable", 0) for r in rows)
 if len(over) > len(rows) // 10:
-    die("reclaimable above threshold + 16 MB in %d of %d samples (peak %d kB, "
-        "threshold up to %d kB)" % (len(over), len(rows), peak, top))
-if peak > 2 * top + slack:
-    die("reclaimable peaked at %d kB, threshold at most %d kB" % (peak, top))
-print("knob 1000: %d kicks; reclaimable peak %d kB, threshold up to %d kB, "
-      "%d of %d samples above threshold + 16 MB"
-      % (len(kicks), peak, top, len(over), len(rows)))
-' "dirty_background_time=1000 does not hold the dirty data near bandwidth x time"
+    die("reclaimable above 32 MiB + 16 MB in %d of %d samples (peak %d kB)"
+        % (len(over), len(rows), peak))
+if peak > 2 * 32768 + slack:
+    die("reclaimable peaked at %d kB with a 32 MiB threshold" % peak)
+print("bytes 32 MiB: %d kicks, %d flusher starts (bdi_background); "
+      "reclaimable peak %d kB, %d of %d samples above 48 MiB"
+      % (len(kicks), len(flusher), peak, len(over), len(rows)))
+' "dirty_background_bytes=32M does not hold the dirty data near 32 MiB"
+
+# ------------------------------------------------------- time = 1000 ms
+
+"$lab" run stream size="$size" --kernel patched --tuning bdi-time=1000 \
+	--quiet --out "$out/time" >/dev/null ||
+	fail "stream with dirty_background_time_ms=1000 failed (see $out/time)"
+run=$out/time/run-1
+
+py "$run" "$common"'
+if knob("bdi-tuned.txt", "dirty_background_time_ms") != "1000":
+    die("dirty_background_time_ms reads %s after writing 1000"
+        % knob("bdi-tuned.txt", "dirty_background_time_ms"))
+kicks = events("bdi_background_kick")
+if not kicks:
+    die("no bdi_background_kick during stream with 1000 ms")
+for k in kicks:
+    rec, th = int(k["reclaimable"]), int(k["thresh"])
+    bw, ms = int(k["write_bw"]), int(k["time_ms"])   # KB/s, ms
+    want = max(bw * ms // 1000 // 4, 1024)           # pages, 4 MB floor
+    if ms != 1000:
+        die("kick with time_ms=%d" % ms)
+    if rec <= th:
+        die("kick with reclaimable %d <= threshold %d pages" % (rec, th))
+    if abs(th - want) > 1:
+        die("threshold %d pages, not max(%d KB/s x 1 s, 4 MB) = %d pages"
+            % (th, bw, want))
+print("time 1000 ms: %d kicks, thresholds %d..%d pages from %d..%d KB/s"
+      % (len(kicks), min(int(k["thresh"]) for k in kicks),
+         max(int(k["thresh"]) for k in kicks),
+         min(int(k["write_bw"]) for k in kicks),
+         max(int(k["write_bw"]) for k in kicks)))
+' "dirty_background_time_ms=1000 does not give bandwidth x time"
 
 # ------------------------------------------------- nfswbd's kernel mode
 
-# The daemon on the patched kernel: mode=auto must pick the knob, write
-# background_time to the disk's bdi while it runs and put 0 back when it
-# is stopped (the lab sends SIGTERM after the scenario).
+# The daemon on the patched kernel: mode=auto must pick the kernel
+# mechanism, write its target into dirty_background_bytes while it runs
+# and put 0 back when it is stopped (the lab sends SIGTERM after the
+# scenario).
 "$lab" run paced size=64M --kernel patched \
 	--tuning nfswbd:auto,background_time=1500ms --quiet --out "$out/daemon" \
 	>/dev/null || fail "paced with nfswbd on the patched kernel failed (see $out/daemon)"
@@ -197,18 +247,18 @@ py "$run" "$common"'
 r = json.load(open(os.path.join(run, "result.json")))
 if r.get("nfswbd_mode") != "kernel":
     die("nfswbd chose mode %s, not kernel" % r.get("nfswbd_mode"))
-# The daemon writes target / kernel estimate (write_bandwidth, 5/5), so
-# the value is 1500 ms scaled by how far the kernel estimate is off,
-# within 1..10 x 1500.
-knob_ms = r.get("nfswbd_knob_ms") or 0
-if not 1 <= knob_ms <= 15000:
-    die("nfswbd reports knob %s ms, not within 1..15000" % knob_ms)
-got = (knob("bdi-before.txt"), knob("bdi-tuned.txt"), knob("bdi-after.txt"))
-if got[0] != "0" or got[2] != "0" or not 1 <= int(got[1]) <= 15000:
-    die("dirty_background_time before/with/after nfswbd: %s/%s/%s, "
-        "expected 0, 1..15000, 0" % got)
-print("nfswbd: mode kernel, dirty_background_time %s -> %s (last %d) -> %s "
-      "after SIGTERM" % (got[0], got[1], knob_ms, got[2]))
+# Its last knob_bytes counter: our bandwidth x 1.5 s, at least 1 MiB.
+last = [v for k, v in r.items() if k.endswith("knob_bytes")]
+if not last or not last[0] >= 1 << 20:
+    die("nfswbd reports knob_bytes %s" % last)
+got = (knob("bdi-before.txt"), knob("bdi-after.txt"))
+if got != ("0", "0"):
+    die("dirty_background_bytes before/after nfswbd: %s/%s, expected 0/0" % got)
+if knob("bdi-before.txt", "dirty_background_time_ms") != "0" or \
+   knob("bdi-after.txt", "dirty_background_time_ms") != "0":
+    die("nfswbd touched dirty_background_time_ms")
+print("nfswbd: mode kernel, dirty_background_bytes 0 -> %d -> 0 after SIGTERM"
+      % last[0])
 ' "nfswbd did not set and restore the kernel knob"
 
 rm -rf "$out"
