@@ -11,7 +11,8 @@
 # it stood by.  Aim: < 1 % and < 16 MiB.  Not a test: it prints numbers.
 #
 # Usage: bench-daemon.sh [seconds [rate]]   (defaults 60 4M); as root.
-# NFSWBD=path picks the daemon (default ../server/nfswbd).  Build without
+# NFSWBD=path picks the daemon (default ../server/nfswbd);
+# BENCH_DAEMON_STRACE=file keeps strace's table of calls.  Build without
 # --enable-sanitizers for meaningful numbers.
 set -u
 NFSWBD=${NFSWBD:-../server/nfswbd}
@@ -67,6 +68,7 @@ rss=$(awk '/VmHWM/ { print $2 }' "/proc/$nfswbd/status")
 standby=$(grep -o '"standby_intervals": *[0-9]*' "$D/st/status.json" | grep -o '[0-9]*$')
 kicks=$(grep -o '"kicks": *[0-9]*' "$D/st/status.json" | head -1 | grep -o '[0-9]*$')
 timeout 10 strace -c -f -p $nfswbd -o "$D/strace.txt" 2>/dev/null
+[ -n "${BENCH_DAEMON_STRACE:-}" ] && cp "$D/strace.txt" "$BENCH_DAEMON_STRACE"
 calls=$(awk '$NF == "total" { print $4 }' "$D/strace.txt")
 echo "$secs s at $rate/s random 64 KiB writes, fsync every 2 MiB"
 awk -v a="$t0" -v b="$t1" -v hz="$hz" -v s0="$s0" -v s1="$s1" -v rss="$rss" \
