@@ -61,19 +61,19 @@ int nfswb_probe_offsets_parse(const char *text, const char *name,
 				 "nfsd_file.nf_file, file.f_inode, inode.i_sb, "
 				 "inode.i_ino, inode.i_uid, super_block.s_dev",
 				 name, lineno);
-			return -1;
+			return -EINVAL;
 		}
 		if (seen[k]) {
 			snprintf(why, whylen, "%s:%u: %s given twice", name,
 				 lineno, members[k].name);
-			return -1;
+			return -EINVAL;
 		}
 		len -= (size_t)(eq + 1 - p);
 		if (!len || len >= sizeof(num) ||
 		    strspn(eq + 1, "0123456789") < len) {
 			snprintf(why, whylen, "%s:%u: %s: not a byte offset",
 				 name, lineno, members[k].name);
-			return -1;
+			return -EINVAL;
 		}
 		memcpy(num, eq + 1, len);
 		num[len] = '\0';
@@ -82,7 +82,7 @@ int nfswb_probe_offsets_parse(const char *text, const char *name,
 		if (errno || *e || v >= OFFSET_MAX) {
 			snprintf(why, whylen, "%s:%u: %s: offset %s out of "
 				 "range", name, lineno, members[k].name, num);
-			return -1;
+			return -EINVAL;
 		}
 		*(unsigned int *)((char *)o + members[k].off) = (unsigned int)v;
 		seen[k] = true;
@@ -93,7 +93,7 @@ next:
 		if (!seen[k]) {
 			snprintf(why, whylen, "%s: no %s= line", name,
 				 members[k].name);
-			return -1;
+			return -EINVAL;
 		}
 	}
 	o->set = true;
@@ -111,12 +111,12 @@ int nfswb_probe_offsets_load(const char *path, struct nfswb_probe_offsets *o,
 	if (r) {
 		snprintf(why, whylen, "%s: %s", path, r == -EFBIG ?
 			 "larger than a probe-offsets file" : strerror(-r));
-		return -1;
+		return r;
 	}
 	if (strlen(text) != len) {
 		snprintf(why, whylen, "%s: NUL byte: not a text file", path);
 		free(text);
-		return -1;
+		return -EINVAL;
 	}
 	r = nfswb_probe_offsets_parse(text, path, o, why, whylen);
 	free(text);

@@ -41,8 +41,9 @@ struct nfswb_probe_offsets {
  * @why: out: "NAME:LINE: reason" on failure
  * @whylen: size of @why
  *
- * Return: 0, or -1 for an unknown or repeated member, a value that is
- * not an offset below 1 MiB, a line not of the form, or a member missing.
+ * Return: 0, or -EINVAL for an unknown or repeated member, a value that
+ * is not an offset below 1 MiB, a line not of the form, or a member
+ * missing.
  */
 int nfswb_probe_offsets_parse(const char *text, const char *name,
 			      struct nfswb_probe_offsets *o, char *why,
@@ -55,7 +56,9 @@ int nfswb_probe_offsets_parse(const char *text, const char *name,
  * @why: out: the reason on failure, naming @path
  * @whylen: size of @why
  *
- * Return: 0, or -1.
+ * Return: 0, or a negative errno: nfswb_read_file_bounded()'s (-ENOENT,
+ * -EISDIR, -EFBIG past NFSWB_PROBE_OFFSETS_MAX, ...), or -EINVAL for a NUL
+ * byte or what nfswb_probe_offsets_parse() refuses.
  */
 int nfswb_probe_offsets_load(const char *path, struct nfswb_probe_offsets *o,
 			     char *why, size_t whylen);

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -55,7 +56,7 @@ static void test_parse(void)
 				o.i_ino == 56 && o.i_uid == 4 && o.s_dev == 16,
 				"case %zu: wrong offsets", i);
 		} else {
-			T_CHECK(r == -1 && !o.set && strstr(why, cases[i].why),
+			T_CHECK(r == -EINVAL && !o.set && strstr(why, cases[i].why),
 				"case %zu: r %d, why \"%s\", want \"%s\"", i, r,
 				why, cases[i].why);
 		}
@@ -68,13 +69,13 @@ static void test_load(void)
 	char why[512] = "";
 
 	T_CHECK(nfswb_probe_offsets_load("/nonexistent/offsets", &o, why,
-					 sizeof(why)) == -1 &&
+					 sizeof(why)) == -ENOENT &&
 		strstr(why, "/nonexistent/offsets: No such file"),
 		"missing file: %s", why);
-	T_CHECK(nfswb_probe_offsets_load("/", &o, why, sizeof(why)) == -1 &&
+	T_CHECK(nfswb_probe_offsets_load("/", &o, why, sizeof(why)) == -EISDIR &&
 		strstr(why, "/: Is a directory"), "directory: %s", why);
 	T_CHECK(nfswb_probe_offsets_load("/dev/zero", &o, why,
-					 sizeof(why)) == -1, "/dev/zero");
+					 sizeof(why)) == -EINVAL, "/dev/zero");
 }
 
 /*
