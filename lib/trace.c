@@ -51,11 +51,11 @@ static int parse_u64(const char *s, int base, uint64_t *v)
 	/* Digits only: strtoull() would take signs, spaces and "0x". */
 	if (!*s || s[strspn(s, base == 16 ? "0123456789abcdefABCDEF" :
 					     "0123456789")])
-		return -1;
+		return -EINVAL;
 	errno = 0;
 	*v = strtoull(s, &end, base);
 	if (errno || *end)
-		return -1;
+		return -EINVAL;
 	return 0;
 }
 
@@ -64,7 +64,7 @@ static int parse_u32_hex(const char *s, uint32_t *v)
 	uint64_t x;
 
 	if (strncmp(s, "0x", 2) || parse_u64(s + 2, 16, &x) || x > UINT32_MAX)
-		return -1;
+		return -EINVAL;
 	*v = (uint32_t)x;
 	return 0;
 }
@@ -106,10 +106,10 @@ static int field_u64(const char *fields, const char *key, int base,
 	char buf[32];
 
 	if (!get_field(fields, key, buf, sizeof(buf)))
-		return -1;
+		return -EINVAL;
 	if (base == 16) {
 		if (strncmp(buf, "0x", 2))
-			return -1;
+			return -EINVAL;
 		return parse_u64(buf + 2, 16, v);
 	}
 	return parse_u64(buf, base, v);
@@ -126,11 +126,11 @@ static int parse_sample(char *p, struct nfswb_trace_event *ev,
 	    (ev->ts = strtod(buf, &end), end == buf || *end) ||
 	    !isfinite(ev->ts) || ev->ts < 0) {
 		*why = "nfswb-sample without a valid t=SECONDS";
-		return -1;
+		return -EINVAL;
 	}
 	if (get_field(p, "bdi", ev->bdi, sizeof(ev->bdi)) && !ev->bdi[0]) {
 		*why = "nfswb-sample with an empty bdi=";
-		return -1;
+		return -EINVAL;
 	}
 	ev->has_dirty = get_field(p, "dirty", buf, sizeof(buf));
 	if (ev->has_dirty && parse_u64(buf, 10, &ev->dirty))
@@ -144,7 +144,7 @@ static int parse_sample(char *p, struct nfswb_trace_event *ev,
 	return 1;
 bad_number:
 	*why = "nfswb-sample with a value that is not a decimal byte count";
-	return -1;
+	return -EINVAL;
 }
 
 /* "# nfswb-export dev=MAJ:MIN path=PATH": the path is the rest. */
@@ -161,11 +161,11 @@ static int parse_export(char *p, struct nfswb_trace_event *ev,
 	    sscanf(buf, "%u:%u%n", &major, &minor, &end) != 2 || buf[end] ||
 	    major >= (1u << 12) || minor >= (1u << 20)) {
 		*why = "nfswb-export without a valid dev=MAJ:MIN";
-		return -1;
+		return -EINVAL;
 	}
 	if (!path || !path[6] || strlen(path + 6) >= sizeof(ev->path)) {
 		*why = "nfswb-export without path= (or a path too long)";
-		return -1;
+		return -EINVAL;
 	}
 	ev->dev_major = major;
 	ev->dev_minor = minor;
@@ -191,7 +191,7 @@ static int parse_kcommit(const char *fields, enum nfswb_trace_kind kind,
 		if (strncmp(buf, "0x", 2) || parse_u64(buf + 2, 16, &v) ||
 		    v > UINT32_MAX) {
 			*why = "nfswb_commit_entry with a bad xid_be=";
-			return -1;
+			return -EINVAL;
 		}
 		/* rq_xid is big-endian; the probe read it as a host u32. */
 		ev->xid = __builtin_bswap32((uint32_t)v);
@@ -201,7 +201,7 @@ static int parse_kcommit(const char *fields, enum nfswb_trace_kind kind,
 	    !field_u64(fields, "ino", 10, &ino)) {
 		if (dev > UINT32_MAX) {
 			*why = "nfswb_commit_entry with a bad dev=";
-			return -1;
+			return -EINVAL;
 		}
 		/* The kernel's dev_t: MINORBITS is 20. */
 		ev->dev_major = (uint32_t)(dev >> 20);
@@ -212,7 +212,7 @@ static int parse_kcommit(const char *fields, enum nfswb_trace_kind kind,
 	if (!field_u64(fields, "uid", 10, &v)) {
 		if (v > UINT32_MAX) {
 			*why = "nfswb_commit_entry with a bad uid=";
-			return -1;
+			return -EINVAL;
 		}
 		ev->uid = (uint32_t)v;
 		ev->has_uid = true;
@@ -231,7 +231,7 @@ static int parse_lost(const char *p, struct nfswb_trace_event *ev,
 	if (sscanf(p, "CPU:%u [LOST %llu EVENTS]%n", &cpu, &n, &end) != 2 ||
 	    !end) {
 		*why = "malformed LOST EVENTS line";
-		return -1;
+		return -EINVAL;
 	}
 	ev->kind = NFSWB_TEV_LOST;
 	ev->lost = n;
@@ -246,16 +246,16 @@ static int parse_rpc_latency(const char *fields, struct nfswb_trace_event *ev,
 	if (!get_field(fields, "xid", buf, sizeof(buf)) ||
 	    parse_u32_hex(buf, &ev->xid)) {
 		*why = "svc_stats_latency without a valid xid=0x...";
-		return -1;
+		return -EINVAL;
 	}
 	if (!get_field(fields, "proc", ev->proc, sizeof(ev->proc)) ||
 	    !ev->proc[0]) {
 		*why = "svc_stats_latency without proc=";
-		return -1;
+		return -EINVAL;
 	}
 	if (field_u64(fields, "execute-us", 10, &ev->execute_us)) {
 		*why = "svc_stats_latency without a valid execute-us=";
-		return -1;
+		return -EINVAL;
 	}
 	/* Kernels before 5.x printed addr= and no server=. */
 	if (!get_field(fields, "client", ev->client, sizeof(ev->client)))
@@ -276,7 +276,7 @@ static int parse_nfsd_io(const char *fields, enum nfswb_trace_kind kind,
 	    field_u64(fields, "offset", 10, &ev->offset) ||
 	    field_u64(fields, "len", 10, &ev->len)) {
 		*why = "nfsd I/O event without valid xid, fh_hash, offset, len";
-		return -1;
+		return -EINVAL;
 	}
 	ev->fh_hash = (uint32_t)h;
 	ev->kind = kind;
@@ -291,7 +291,7 @@ static int parse_raw_syscall(const char *fields, bool enter,
 
 	if (sscanf(fields, "NR %ld", &nr) != 1) {
 		*why = "raw syscall event without NR";
-		return -1;
+		return -EINVAL;
 	}
 	if (nr != NR_FSYNC && nr != NR_FDATASYNC)
 		return 0;
@@ -403,7 +403,7 @@ static int parse_event(char *p, struct nfswb_trace_event *ev,
 
 	p = parse_header(p, ev, why);
 	if (!p)
-		return -1;
+		return -EINVAL;
 	while (*p == ' ')
 		p++;
 	name = p;
@@ -411,7 +411,7 @@ static int parse_event(char *p, struct nfswb_trace_event *ev,
 	n = (size_t)(nend - name);
 	if (!n) {
 		*why = "no event name";
-		return -1;
+		return -EINVAL;
 	}
 
 	/*
@@ -502,13 +502,13 @@ int nfswb_trace_parse_line(const char *line, size_t len,
 		if (line[0] == '#')
 			return 0;
 		*why = "line too long for an ftrace event";
-		return -1;
+		return -EINVAL;
 	}
 	memcpy(buf, line, len);
 	buf[len] = '\0';
 	if (strlen(buf) != len) {
 		*why = "NUL byte in line";
-		return -1;
+		return -EINVAL;
 	}
 	for (p = buf; *p; p++)
 		if (*p == '\t')

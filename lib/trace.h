@@ -97,11 +97,11 @@ struct nfswb_trace_event {
  * @line: the line, without its newline; need not be NUL-terminated
  * @len: its length
  * @ev: out: the event (zeroed first)
- * @why: out: on -1, a static reason
+ * @why: out: on -EINVAL, a static reason
  *
- * Return: 1 for an event of a kind above, 0 for a line to ignore, -1 for
- * a malformed line (a recognised event without its fields, a line that is
- * not in the ftrace format, a number out of range).
+ * Return: 1 for an event of a kind above, 0 for a line to ignore,
+ * -EINVAL for a malformed line (a recognised event without its fields, a
+ * line that is not in the ftrace format, a number out of range).
  */
 int nfswb_trace_parse_line(const char *line, size_t len,
 			   struct nfswb_trace_event *ev, const char **why);

@@ -16,6 +16,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,8 +73,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* The whole input as one line: any length, any bytes. */
 	r = nfswb_trace_parse_line(p, size, &ev, &why);
-	FUZZ_CHECK(r >= -1 && r <= 1);
-	FUZZ_CHECK(r != -1 || (why && *why));
+	FUZZ_CHECK(r == -EINVAL || r == 0 || r == 1);
+	FUZZ_CHECK(r != -EINVAL || (why && *why));
 
 	nfswb_trace_init(&t);
 	while (p < end) {

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -70,33 +71,33 @@ static const struct line_case cases[] = {
 	{ "version = 6", 0, NFSWB_TEV_IGNORED, 0, 0, 0, 0, NULL },
 	{ "cpus=2", 0, NFSWB_TEV_IGNORED, 0, 0, 0, 0, NULL },
 	{ "CPU 1 is empty", 0, NFSWB_TEV_IGNORED, 0, 0, 0, 0, NULL },
-	{ "CPU 1 is emptyish", -1, 0, 0, 0, 0, 0, NULL },
+	{ "CPU 1 is emptyish", -EINVAL, 0, 0, 0, 0, 0, NULL },
 	/* Other events are skipped, other procedures kept for the caller. */
 	{ "kworker-5 [000] ..... 9.0: writeback_start: bdi 254:0: x", 0,
 	  NFSWB_TEV_IGNORED, 0, 0, 0, 0, NULL },
 	/* Malformed. */
 	{ "nfsd-71 [000] ..... 49.2: svc_stats_latency: xid=0x1 proc=COMMIT "
-	  "execute-us=", -1, 0, 0, 0, 0, 0, NULL },
+	  "execute-us=", -EINVAL, 0, 0, 0, 0, 0, NULL },
 	{ "nfsd-71 [000] ..... 49.2: svc_stats_latency: xid=0x1 proc=COMMIT "
-	  "execute-us=-5", -1, 0, 0, 0, 0, 0, NULL },
+	  "execute-us=-5", -EINVAL, 0, 0, 0, 0, 0, NULL },
 	{ "nfsd-71 [000] ..... 49.2: svc_stats_latency: xid=0x100000000 "
-	  "proc=COMMIT execute-us=5", -1, 0, 0, 0, 0, 0, NULL },
+	  "proc=COMMIT execute-us=5", -EINVAL, 0, 0, 0, 0, 0, NULL },
 	{ "nfsd-71 [000] ..... 49.2: svc_stats_latency: xid=0x1 proc=COMMIT "
-	  "execute-us=18446744073709551616", -1, 0, 0, 0, 0, 0, NULL },
+	  "execute-us=18446744073709551616", -EINVAL, 0, 0, 0, 0, 0, NULL },
 	{ "nfsd-71 [000] ..... 49.2: nfsd_write_done: xid=0x1 fh_hash=0x1 "
-	  "offset=0", -1, 0, 0, 0, 0, 0, NULL },
+	  "offset=0", -EINVAL, 0, 0, 0, 0, 0, NULL },
 	{ "nfsd-71 [000] ..... 49.2: nfsd_write_done: xid=0x0x1 "
-	  "fh_hash=0x1 offset=0 len=1", -1, 0, 0, 0, 0, 0, NULL },
-	{ "nfsd-71 [000] ..... nan: nfsd_write_done: xid=0x1", -1, 0, 0, 0,
+	  "fh_hash=0x1 offset=0 len=1", -EINVAL, 0, 0, 0, 0, 0, NULL },
+	{ "nfsd-71 [000] ..... nan: nfsd_write_done: xid=0x1", -EINVAL, 0, 0, 0,
 	  0, 0, NULL },
-	{ "nfsd-71 [000] ..... 49.2", -1, 0, 0, 0, 0, 0, NULL },
-	{ "nfsd [000] ..... 49.2: x: y", -1, 0, 0, 0, 0, 0, NULL },
-	{ "[000] 49.2: x: y", -1, 0, 0, 0, 0, 0, NULL },
-	{ "just words", -1, 0, 0, 0, 0, 0, NULL },
-	{ "# nfswb-sample dirty=5", -1, 0, 0, 0, 0, 0, NULL },
-	{ "# nfswb-sample t=1 dirty=5M", -1, 0, 0, 0, 0, 0, NULL },
-	{ "# nfswb-sample t=12abc dirty=5", -1, 0, 0, 0, 0, 0, NULL },
-	{ "CPU:1 [LOST", -1, 0, 0, 0, 0, 0, NULL },
+	{ "nfsd-71 [000] ..... 49.2", -EINVAL, 0, 0, 0, 0, 0, NULL },
+	{ "nfsd [000] ..... 49.2: x: y", -EINVAL, 0, 0, 0, 0, 0, NULL },
+	{ "[000] 49.2: x: y", -EINVAL, 0, 0, 0, 0, 0, NULL },
+	{ "just words", -EINVAL, 0, 0, 0, 0, 0, NULL },
+	{ "# nfswb-sample dirty=5", -EINVAL, 0, 0, 0, 0, 0, NULL },
+	{ "# nfswb-sample t=1 dirty=5M", -EINVAL, 0, 0, 0, 0, 0, NULL },
+	{ "# nfswb-sample t=12abc dirty=5", -EINVAL, 0, 0, 0, 0, 0, NULL },
+	{ "CPU:1 [LOST", -EINVAL, 0, 0, 0, 0, 0, NULL },
 };
 
 static void test_lines(void)
