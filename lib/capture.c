@@ -150,11 +150,13 @@ static char *thread_ids(int pid)
 static int follow_process(struct nfswb_capture *c, int pid)
 {
 	char *ids = NULL, *prev = NULL;
+	int err;
 
 	if (tracefs_option_enable(c->inst, TRACEFS_OPTION_EVENT_FORK)) {
+		err = errno > 0 ? -errno : -EIO;
 		snprintf(c->why, sizeof(c->why),
 			 "cannot set the event-fork option of %s", c->name);
-		return -1;
+		return err;
 	}
 	for (int round = 0; round < 10; round++) {
 		ids = thread_ids(pid);
@@ -163,19 +165,20 @@ static int follow_process(struct nfswb_capture *c, int pid)
 				 "no such process %d (/proc/%d/task)", pid,
 				 pid);
 			free(prev);
-			return -1;
+			return -ESRCH;
 		}
 		if (prev && !strcmp(prev, ids))
 			break;
 		/* Appending keeps threads the kernel added since. */
 		if (tracefs_instance_file_append(c->inst, "set_event_pid",
 						 ids) < 0) {
+			err = errno > 0 ? -errno : -EIO;
 			snprintf(c->why, sizeof(c->why),
 				 "cannot write set_event_pid of %s: %s",
-				 c->name, strerror(errno));
+				 c->name, strerror(-err));
 			free(prev);
 			free(ids);
-			return -1;
+			return err;
 		}
 		free(prev);
 		prev = ids;
@@ -317,11 +320,12 @@ static int enable_fsync(struct nfswb_capture *c, int pid)
 		"sys_enter_fsync", "sys_exit_fsync",
 		"sys_enter_fdatasync", "sys_exit_fdatasync",
 	};
-	int n = 0;
+	int n = 0, err;
 
 	/* The pid list before the events: no other process's syncs leak in. */
-	if (follow_process(c, pid))
-		return -1;
+	err = follow_process(c, pid);
+	if (err)
+		return err;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		n += enable(c, "syscalls", names[i]);
 	if (!n && !enable_raw_fsync(c)) {
@@ -329,7 +333,7 @@ static int enable_fsync(struct nfswb_capture *c, int pid)
 			 "this kernel has neither syscalls:sys_enter_fsync "
 			 "(CONFIG_FTRACE_SYSCALLS) nor raw_syscalls:sys_enter "
 			 "events");
-		return -1;
+		return -EOPNOTSUPP;
 	}
 	snprintf(c->commit_source, sizeof(c->commit_source),
 		 "fsync/fdatasync of process %d and its threads (%s)", pid,
@@ -353,6 +357,7 @@ int nfswb_capture_open(struct nfswb_capture *c, const char *prefix,
 		{ "writeback", "wb_bg_time_kick", false },
 	};
 	const char *dir;
+	int err;
 
 	memset(c, 0, sizeof(*c));
 	c->fd = -1;
@@ -361,7 +366,7 @@ int nfswb_capture_open(struct nfswb_capture *c, const char *prefix,
 		snprintf(c->why, sizeof(c->why),
 			 "tracefs is not mounted and could not be mounted "
 			 "(mount -t tracefs nodev /sys/kernel/tracing)");
-		return -1;
+		return -ENODEV;
 	}
 	remove_stale(dir, prefix);
 	remove_stale_probes();
@@ -371,10 +376,11 @@ int nfswb_capture_open(struct nfswb_capture *c, const char *prefix,
 	snprintf(c->name, sizeof(c->name), "%s%d", prefix, (int)getpid());
 	c->inst = tracefs_instance_create(c->name);
 	if (!c->inst) {
+		err = errno > 0 ? -errno : -EIO;
 		snprintf(c->why, sizeof(c->why),
 			 "cannot create tracefs instance %s/instances/%s: %s",
-			 dir, c->name, strerror(errno));
-		return -1;
+			 dir, c->name, strerror(-err));
+		return err;
 	}
 	/* CLOCK_MONOTONIC, so that samples taken here line up. */
 	if (tracefs_instance_file_write(c->inst, "trace_clock", "mono") < 0)
@@ -389,7 +395,8 @@ int nfswb_capture_open(struct nfswb_capture *c, const char *prefix,
 	 * userspace server's fsync calls.
 	 */
 	if (server_pid > 0) {
-		if (enable_fsync(c, server_pid))
+		err = enable_fsync(c, server_pid);
+		if (err)
 			goto fail;
 	} else if (tracefs_event_file_exists(c->inst, "nfsd",
 					     "nfsd_commit_start", "enable")) {
@@ -407,6 +414,7 @@ int nfswb_capture_open(struct nfswb_capture *c, const char *prefix,
 		    (size_t)(colon - extra[i]) >= sizeof(sys)) {
 			snprintf(c->why, sizeof(c->why),
 				 "--event %s: expected SYSTEM:EVENT", extra[i]);
+			err = -EINVAL;
 			goto fail;
 		}
 		memcpy(sys, extra[i], (size_t)(colon - extra[i]));
@@ -415,6 +423,7 @@ int nfswb_capture_open(struct nfswb_capture *c, const char *prefix,
 			snprintf(c->why, sizeof(c->why),
 				 "--event %s: no such event on this kernel",
 				 extra[i]);
+			err = -ENOENT;
 			goto fail;
 		}
 	}
@@ -423,23 +432,26 @@ int nfswb_capture_open(struct nfswb_capture *c, const char *prefix,
 			 "this kernel has none of the events: no nfsd or "
 			 "sunrpc tracepoints and no userspace server's pid "
 			 "given; COMMIT source %s", c->commit_source);
+		err = -EOPNOTSUPP;
 		goto fail;
 	}
 	c->fd = tracefs_instance_file_open(c->inst, "trace_pipe",
 					   O_RDONLY | O_NONBLOCK);
 	if (c->fd < 0) {
+		err = errno > 0 ? -errno : -EIO;
 		snprintf(c->why, sizeof(c->why), "cannot open trace_pipe: %s",
-			 strerror(errno));
+			 strerror(-err));
 		goto fail;
 	}
 	if (tracefs_trace_on(c->inst) < 0) {
+		err = errno > 0 ? -errno : -EIO;
 		snprintf(c->why, sizeof(c->why), "cannot turn tracing on");
 		goto fail;
 	}
 	return 0;
 fail:
 	nfswb_capture_close(c);
-	return -1;
+	return err;
 }
 
 ssize_t nfswb_capture_read(struct nfswb_capture *c, char *buf, size_t len,

@@ -57,7 +57,12 @@ struct nfswb_capture {
  * dynamic events, removed by nfswb_capture_close()), or by @server_pid's
  * fsync calls; @c->commit_source says which, or what is missing.
  *
- * Return: 0, or -1 with the reason in @c->why (nothing left behind).
+ * Return: 0, or a negative errno with the reason in @c->why (nothing left
+ * behind): -ENODEV without tracefs, -EOPNOTSUPP when this kernel has none
+ * of the events (or, with @server_pid, no fsync events), -ESRCH for no
+ * such @server_pid, -EINVAL / -ENOENT for an @extra that is malformed /
+ * not on this kernel, or the errno of a tracefs file that cannot be made,
+ * written or opened.
  */
 int nfswb_capture_open(struct nfswb_capture *c, const char *prefix,
 		       unsigned int flags, int server_pid,
