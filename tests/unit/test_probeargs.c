@@ -7,7 +7,9 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "probeargs.h"
 #include "test.h"
@@ -63,10 +65,29 @@ static void test_parse(void)
 	}
 }
 
+/* Load a file holding @len bytes of @text; returns the load's result. */
+static int load_text(const char *text, size_t len, char *why, size_t whylen)
+{
+	char path[] = "/tmp/test_probeargs.XXXXXX";
+	struct nfswb_probe_offsets o;
+	int fd = mkstemp(path), r;
+
+	if (fd < 0 || write(fd, text, len) != (ssize_t)len) {
+		perror("test_probeargs: set-up");
+		exit(T_EXIT_FAIL);
+	}
+	close(fd);
+	r = nfswb_probe_offsets_load(path, &o, why, whylen);
+	unlink(path);
+	return r;
+}
+
 static void test_load(void)
 {
+	static char big[NFSWB_PROBE_OFFSETS_MAX + 2];
 	struct nfswb_probe_offsets o;
 	char why[512] = "";
+	int r;
 
 	T_CHECK(nfswb_probe_offsets_load("/nonexistent/offsets", &o, why,
 					 sizeof(why)) == -ENOENT &&
@@ -76,6 +97,14 @@ static void test_load(void)
 		strstr(why, "/: Is a directory"), "directory: %s", why);
 	T_CHECK(nfswb_probe_offsets_load("/dev/zero", &o, why,
 					 sizeof(why)) == -EINVAL, "/dev/zero");
+	r = load_text(GOOD, sizeof(GOOD), why, sizeof(why));
+	T_CHECK(r == -EINVAL && strstr(why, "NUL byte"), "NUL: %d %s", r, why);
+	memset(big, '#', sizeof(big) - 1);
+	r = load_text(big, sizeof(big) - 1, why, sizeof(why));
+	T_CHECK(r == -EFBIG && strstr(why, "larger than a probe-offsets file"),
+		"too large: %d %s", r, why);
+	r = load_text(GOOD, strlen(GOOD), why, sizeof(why));
+	T_CHECK(r == 0, "good file: %d %s", r, why);
 }
 
 /*
