@@ -12,6 +12,9 @@
  *                        (files mode; a reload may switch to it)
  *   CAP_DAC_READ_SEARCH  to look up export paths below directories that
  *                        root does not own (e.g. 0700 home directories)
+ *   CAP_FOWNER           cachestat(2) and O_NOATIME on the files of
+ *                        other owners, which files mode opens read-only
+ *                        (cachestat wants a writable fd or the owner)
  *
  * Everything else goes from the effective, permitted, inheritable,
  * ambient and bounding sets, and PR_SET_NO_NEW_PRIVS is set, so nothing
@@ -25,8 +28,12 @@
 
 #define NFSWB_CAP_BIT(cap)	((uint64_t)1 << (cap))
 
-/* CAP_SYS_ADMIN (21) | CAP_DAC_READ_SEARCH (2), as linux/capability.h. */
-#define NFSWB_CAPS_DAEMON	(NFSWB_CAP_BIT(21) | NFSWB_CAP_BIT(2))
+/*
+ * CAP_SYS_ADMIN (21) | CAP_FOWNER (3) | CAP_DAC_READ_SEARCH (2), as
+ * linux/capability.h.
+ */
+#define NFSWB_CAPS_DAEMON	(NFSWB_CAP_BIT(21) | NFSWB_CAP_BIT(3) | \
+				 NFSWB_CAP_BIT(2))
 /*
  * CAP_SYS_PTRACE (19), only with [nfswbd] commit-latency-pid-file: the
  * kernel lets a process read another's /proc/PID/fd links only if its

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * test_caps: after nfswb_caps_drop(NFSWB_CAPS_DAEMON) the process has exactly
- * CAP_SYS_ADMIN and CAP_DAC_READ_SEARCH in its effective, permitted and
+ * CAP_SYS_ADMIN, CAP_DAC_READ_SEARCH and CAP_FOWNER in its effective, permitted and
  * bounding sets, none inheritable, no_new_privs set; a capability it
  * dropped (CAP_CHOWN) is refused, one it kept (fanotify) still works.
  */
