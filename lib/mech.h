@@ -28,6 +28,7 @@
 #include "policy.h"
 
 struct nfswb_restore;
+struct nfswb_owners;
 
 /*
  * Each mechanism keeps its own counters in nfswb_mech_dev.count[], named
@@ -88,6 +89,8 @@ struct nfswb_mech {
 	void (*observe)(struct nfswb_mech_dev *d, struct nfswb_policy_in *in);
 	/* Carry out one policy decision; the deciding is the policy's. */
 	int (*apply)(struct nfswb_mech_dev *d, const struct nfswb_policy_out *o);
+	/* Optional: dirty and kicked bytes per file owner, the top ones. */
+	void (*owners)(const struct nfswb_mech_dev *d, struct nfswb_owners *out);
 	/* Undo every change and free; safe after a failed attach. */
 	void (*detach)(struct nfswb_mech_dev *d);
 };

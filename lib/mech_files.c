@@ -58,6 +58,7 @@
 #include "mech_files_kick.h"
 #include "log.h"
 #include "mech.h"
+#include "owners.h"
 #include "procfs.h"
 
 /*
@@ -148,6 +149,7 @@ struct files_priv {
 		uint64_t until_ms;
 	} quiet[QUIET_MAX];
 	unsigned int nquiet;
+	struct nfswb_owners kicked;	/* per owner, since attach */
 };
 
 /* ---- whose write is it? ---- */
@@ -539,6 +541,7 @@ static void track(struct nfswb_mech_dev *d, struct files_priv *p, int fd,
 	}
 	e->dev = st.st_dev;
 	e->ino = st.st_ino;
+	e->uid = st.st_uid;
 	e->fd = fd;
 	e->fh = handle_of(fd);
 	note_open(p, e);	/* closed at the end of this call */
@@ -981,6 +984,8 @@ static void account_kick(struct nfswb_mech_dev *d, struct files_priv *p,
 		bytes = e->dirty_bytes;
 	d->count[FILES_KICKS]++;
 	d->count[FILES_BYTES_KICKED] += bytes;
+	nfswb_owners_add(&p->kicked, &(struct nfswb_owner){
+		.uid = e->uid, .kicked_bytes = bytes });
 	/* Kicked pages go from dirty to writeback; cachestat confirms later. */
 	e->dirty_bytes -= bytes;
 	e->writeback_bytes += bytes;
@@ -1080,6 +1085,28 @@ static void files_detach(struct nfswb_mech_dev *d)
 	d->count[FILES_INFLIGHT_BYTES] = 0;
 }
 
+/*
+ * Per owner: the kicked bytes counted as they were kicked, the dirty
+ * bytes as measured (and grown since) on the files tracked now.
+ */
+static void files_owners(const struct nfswb_mech_dev *d,
+			 struct nfswb_owners *out)
+{
+	struct files_priv *p = d->priv;
+	uint64_t now = nfswb_now_ms();
+
+	memset(out, 0, sizeof(*out));
+	if (!p)
+		return;
+	*out = p->kicked;
+	for (const struct nfswb_tracked *e = p->t.head; e; e = e->next)
+		nfswb_owners_add(out, &(struct nfswb_owner){
+			.uid = e->uid, .files = 1,
+			.dirty_bytes = e->dirty_bytes +
+				       nfswb_filetrack_growth_of(e, now) });
+	nfswb_owners_top(out, NFSWB_OWNERS_SHOWN);
+}
+
 const struct nfswb_mech nfswb_mech_files = {
 	.name = "files",
 	.role = NFSWB_MECH_PRIMARY,
@@ -1092,5 +1119,6 @@ const struct nfswb_mech nfswb_mech_files = {
 	.dirty_bytes = files_dirty_bytes,
 	.observe = files_observe,
 	.apply = files_apply,
+	.owners = files_owners,
 	.detach = files_detach,
 };

@@ -23,6 +23,7 @@ struct file_handle;
 
 struct nfswb_tracked {
 	uint64_t dev, ino;
+	uint32_t uid;		/* st_uid when first seen */
 	/*
 	 * Held by handle, so that no open file keeps the filesystem busy:
 	 * fd is open only while the mechanism looks at the file or kicks on
