@@ -21,6 +21,7 @@
 #include "json.h"
 #include "log.h"
 #include "nfswbd.h"
+#include "owners.h"
 #include "statedir.h"
 
 /*
@@ -60,6 +61,37 @@ static void write_counters(struct nfswb_json *j, const struct nfswbd_dev *d)
 				       slot->md.count[k]);
 		nfswb_json_obj_end(j);
 	}
+	nfswb_json_obj_end(j);
+}
+
+static void owner_counts(struct nfswb_json *j, const struct nfswb_owner *o)
+{
+	nfswb_json_u64(j, "files", o->files);
+	nfswb_json_u64(j, "dirty_bytes", o->dirty_bytes);
+	nfswb_json_u64(j, "kicked_bytes", o->kicked_bytes);
+}
+
+/*
+ * "owners": the top file owners of the mechanism that counts them (files
+ * mode), empty otherwise; "other_owners": the rest together.
+ */
+static void write_owners(struct nfswb_json *j, const struct nfswbd_dev *d)
+{
+	struct nfswb_owners t = { .n = 0 };
+
+	for (unsigned int i = 0; i < d->nmechs; i++)
+		if (d->mechs[i].attached && d->mechs[i].mech->owners)
+			d->mechs[i].mech->owners(&d->mechs[i].md, &t);
+	nfswb_json_arr_begin(j, "owners");
+	for (size_t i = 0; i < t.n; i++) {
+		nfswb_json_obj_begin(j, NULL);
+		nfswb_json_u64(j, "owner", t.slot[i].uid);
+		owner_counts(j, &t.slot[i]);
+		nfswb_json_obj_end(j);
+	}
+	nfswb_json_arr_end(j);
+	nfswb_json_obj_begin(j, "other_owners");
+	owner_counts(j, &t.other);
 	nfswb_json_obj_end(j);
 }
 
@@ -114,6 +146,7 @@ static void write_device(struct nfswb_json *j, const struct nfswbd_dev *d)
 		nfswb_json_null(j, "cap_bytes");
 	}
 	write_counters(j, d);
+	write_owners(j, d);
 	nfswb_json_obj_end(j);
 }
 

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -62,6 +63,45 @@ static void print_duration(double s)
 		printf("%" PRIu64 "m%02" PRIu64 "s", t / 60, t % 60);
 }
 
+static void print_owner(const char *who, const struct nfswb_jval *o)
+{
+	char a[32], b[32];
+
+	printf("    %-16s %-12s kicked %-12s in %" PRIu64 " file(s)\n", who,
+	       size_or(o, "dirty_bytes", a, sizeof(a), "0"),
+	       size_or(o, "kicked_bytes", b, sizeof(b), "0"),
+	       u64_or0(o, "files"));
+}
+
+/* Files mode's top owners by bytes: local user names, else the uid. */
+static void print_owners(const struct nfswb_jval *d)
+{
+	const struct nfswb_jval *ow = nfswb_jget(d, "owners");
+	const struct nfswb_jval *other = nfswb_jget(d, "other_owners");
+
+	if (!ow || ow->type != NFSWB_J_ARR || !ow->nkids)
+		return;
+	printf("  owners      dirty        kicked\n");
+	for (size_t i = 0; i < ow->nkids; i++) {
+		struct passwd pw, *res = NULL;
+		char who[64], pwbuf[1024];
+		uint64_t uid;
+
+		if (!nfswb_jget_u64(&ow->kids[i], "owner", &uid))
+			continue;
+		if (uid <= UINT32_MAX &&
+		    getpwuid_r((uid_t)uid, &pw, pwbuf, sizeof(pwbuf),
+			       &res) == 0 && res)
+			snprintf(who, sizeof(who), "%s", res->pw_name);
+		else
+			snprintf(who, sizeof(who), "%" PRIu64, uid);
+		print_owner(who, &ow->kids[i]);
+	}
+	if (other && (u64_or0(other, "dirty_bytes") ||
+		      u64_or0(other, "kicked_bytes")))
+		print_owner("(other)", other);
+}
+
 static void print_device(const struct nfswb_jval *d)
 {
 	const struct nfswb_jval *ex = nfswb_jget(d, "exports");
@@ -98,6 +138,7 @@ static void print_device(const struct nfswb_jval *d)
 	       u64_or0(d, "counters.kicks"),
 	       size_or(d, "counters.bytes_kicked", a, sizeof(a), "0"));
 	printf("  errors      %" PRIu64 "\n", u64_or0(d, "counters.errors"));
+	print_owners(d);
 }
 
 /**
