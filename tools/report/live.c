@@ -119,13 +119,19 @@ static void status_rows(const char *path)
 		puts("  none");
 	if (doc.nowners) {
 		puts("dirty data by owner:");
-		for (size_t i = 0; i < doc.nowners; i++)
-			printf("  %-32s %12s in %u file(s)\n",
+		for (size_t i = 0; i < doc.nowners; i++) {
+			printf("  %-32s %12s in %u file(s)",
 			       report_owner_name(doc.owners[i].uid, name,
 						 sizeof(name)),
 			       report_bytes((double)doc.owners[i].dirty, b1,
 					    sizeof(b1)),
 			       doc.owners[i].files);
+			if (doc.owners[i].kicked)
+				printf(", kicked %s",
+				       report_bytes((double)doc.owners[i].kicked,
+						    b2, sizeof(b2)));
+			putchar('\n');
+		}
 	}
 }
 

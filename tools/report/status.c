@@ -5,8 +5,8 @@
  * reports owners in files mode), written as "# nfswb-sample" lines.
  *
  * status.json is read through lib's one parser (statusfile.h): devices
- * from "devices", owner entries ({"owner": UID, "dirty_bytes": N}) from
- * anywhere in the document.
+ * from "devices", owner entries ({"owner": UID, "dirty_bytes": N, and
+ * optionally "kicked_bytes" and "files"}) from anywhere in the document.
  */
 #include "config.h"
 
@@ -34,10 +34,13 @@ int sample_bdi(const char *bdi, FILE *out, double t)
 	return 0;
 }
 
-/* Owner entries anywhere in the document: {"owner": UID, "dirty_bytes": N}. */
+/*
+ * Owner entries anywhere in the document: {"owner": UID, "dirty_bytes": N}
+ * for one file, or with "files" (nfswbd's per-device owners) for several.
+ */
 static void find_owners(const struct nfswb_jval *v, struct status_doc *d)
 {
-	uint64_t uid, dirty;
+	uint64_t uid, dirty, kicked = 0, files = 1;
 
 	if (v->type == NFSWB_J_OBJ && nfswb_jget_u64(v, "owner", &uid) &&
 	    nfswb_jget_u64(v, "dirty_bytes", &dirty) && uid <= UINT32_MAX) {
@@ -52,8 +55,11 @@ static void find_owners(const struct nfswb_jval *v, struct status_doc *d)
 			d->owners[d->nowners++] =
 				(struct status_owner){ .uid = (uint32_t)uid };
 		}
+		nfswb_jget_u64(v, "kicked_bytes", &kicked);
+		nfswb_jget_u64(v, "files", &files);
 		d->owners[i].dirty += dirty;
-		d->owners[i].files++;
+		d->owners[i].kicked += kicked;
+		d->owners[i].files += (unsigned int)files;
 	}
 	for (size_t i = 0; i < v->nkids; i++)
 		find_owners(&v->kids[i], d);

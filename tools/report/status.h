@@ -16,10 +16,10 @@ struct status_device {
 	uint64_t dirty, bandwidth;
 };
 
-/* Dirty bytes per file owner, when the daemon reports owners. */
+/* Dirty and kicked bytes per file owner, when the daemon reports owners. */
 struct status_owner {
 	uint32_t uid;
-	uint64_t dirty;
+	uint64_t dirty, kicked;
 	unsigned int files;
 };
 
