@@ -92,6 +92,20 @@ BDI=$(expected_bdi "$WORK/export1") ||
 NFS_CONF="$WORK/nfs.conf"
 : > "$NFS_CONF"
 
+# nfsd_write FILE MIB: write MIB MiB to FILE (kept if it exists, so its
+# owner stays) from a process named nfsd, the writer files mode tracks.
+nfsd_write() {
+	python3 - "$1" "$2" <<'PY'
+import ctypes, os, sys, time
+ctypes.CDLL(None).prctl(15, b"nfsd", 0, 0, 0)   # PR_SET_NAME
+with open(sys.argv[1], "r+b" if os.path.exists(sys.argv[1]) else "wb") as f:
+    for _ in range(int(sys.argv[2])):
+        f.write(b"x" * (1 << 20))
+        f.flush()
+        time.sleep(0.02)
+PY
+}
+
 # loop_export SIZE: an ext4 loop image of SIZE mounted at $WORK/mnt with
 # an empty $WORK/mnt/exp, for the tests that let nfswbd act; sets LOOP,
 # bdi and sys (its /sys/class/bdi directory), skips where this machine

@@ -19,15 +19,7 @@ tracked() {
 start
 wait_for 3 attached || fail "mechanisms not attached: $(cat "$WORK/log")"
 wait_for 2 limited || fail "strict_limit not set while running"
-python3 - "$WORK/mnt/exp/data" <<'PY' || fail "writer failed"
-import ctypes, sys, time
-ctypes.CDLL(None).prctl(15, b"nfsd", 0, 0, 0)   # PR_SET_NAME
-with open(sys.argv[1], "wb") as f:
-    for _ in range(16):
-        f.write(b"x" * (1 << 20))
-        f.flush()
-        time.sleep(0.02)
-PY
+nfsd_write "$WORK/mnt/exp/data" 16 || fail "writer failed"
 wait_for 3 tracked || fail "the nfsd writer's file is not tracked: $(cat "$st")"
 [ "$(json_get "$st" '.devices[0].dirty_source')" = mechanism ] ||
 	fail "dirty_source is not the mechanism"
