@@ -14,15 +14,20 @@ stop() {
 tracked() {
 	[ "$(json_get "$st" '.devices[0].counters.files_tracked')" -ge 1 ]
 }
+# The mechanism measures the device's dirty bytes unless the device stands
+# by (its backlog far below the target), when a cheap bound stands in.
+measured() {
+	[ "$(json_get "$st" '.devices[0].dirty_source')" = mechanism ]
+}
 
 # 1. Attach, track a writer named nfsd, restore on SIGTERM.
 start
 wait_for 3 attached || fail "mechanisms not attached: $(cat "$WORK/log")"
 wait_for 2 limited || fail "strict_limit not set while running"
-nfsd_write "$WORK/mnt/exp/data" 16 || fail "writer failed"
+nfsd_write "$WORK/mnt/exp/data" 32 || fail "writer failed"
 wait_for 3 tracked || fail "the nfsd writer's file is not tracked: $(cat "$st")"
-[ "$(json_get "$st" '.devices[0].dirty_source')" = mechanism ] ||
-	fail "dirty_source is not the mechanism"
+wait_for 3 measured ||
+	fail "dirty_source is not the mechanism with 32 MiB just written: $(cat "$st")"
 [ "$(json_get "$st" '.devices[0].counters.cap_bytes')" -gt 0 ] ||
 	fail "no cap in force"
 stop || fail "SIGTERM: exit $?: $(cat "$WORK/log")"
