@@ -67,7 +67,7 @@ static void print_owner(const char *who, const struct nfswb_jval *o)
 {
 	char a[32], b[32];
 
-	printf("    %-16s %-12s kicked %-12s in %" PRIu64 " file(s)\n", who,
+	printf("    %-16s dirty %-10s kicked %-10s in %" PRIu64 " file(s)\n", who,
 	       size_or(o, "dirty_bytes", a, sizeof(a), "0"),
 	       size_or(o, "kicked_bytes", b, sizeof(b), "0"),
 	       u64_or0(o, "files"));
@@ -81,7 +81,7 @@ static void print_owners(const struct nfswb_jval *d)
 
 	if (!ow || ow->type != NFSWB_J_ARR || !ow->nkids)
 		return;
-	printf("  owners      dirty        kicked\n");
+	printf("  owners\n");
 	for (size_t i = 0; i < ow->nkids; i++) {
 		struct passwd pw, *res = NULL;
 		char who[64], pwbuf[1024];

@@ -61,8 +61,8 @@ grep -Eq "^  4000000 .* in 1 file" "$WORK/live" ||
 
 "$NFSWBD" --status -c "$conf" --nfs-conf "$NFS_CONF" --state-dir "$state" \
 	>"$WORK/status" 2>&1 || fail "nfswbd --status: $(cat "$WORK/status")"
-grep -q "^  owners " "$WORK/status" || fail "no owners block: $(cat "$WORK/status")"
-grep -Eq "^    root .* in 1 file" "$WORK/status" ||
+grep -q "^  owners$" "$WORK/status" || fail "no owners block: $(cat "$WORK/status")"
+grep -Eq "^    root +dirty [0-9.]+[KMGT]?i?B +kicked [0-9.]+[KMGT]?i?B +in 1 file" "$WORK/status" ||
 	fail "nfswbd --status does not name root: $(cat "$WORK/status")"
 grep -Eq "^    4000000 .* in 1 file" "$WORK/status" ||
 	fail "nfswbd --status does not show uid 4000000: $(cat "$WORK/status")"
