@@ -130,6 +130,10 @@ static void print_device(const struct nfswb_jval *d)
 	       size_or(d, "target_bytes", a, sizeof(a), "-"),
 	       size_or(d, "dirty_bytes", b, sizeof(b), "?"),
 	       nfswb_jget_str(d, "dirty_source", "?"));
+	/* Standing by, the dirty figure is the cheap bound, not a walk. */
+	if (nfswb_jget(d, "standby") && nfswb_jget(d, "standby")->b)
+		printf("  standing by %" PRIu64 " intervals: the backlog is far below the target\n",
+		       u64_or0(d, "standby_intervals"));
 	printf("  in flight   %-12s cap   %s\n",
 	       size_or(d, "counters.inflight_bytes", c, sizeof(c), "0"),
 	       u64_or0(d, "counters.cap_bytes") ?

@@ -27,6 +27,28 @@ done
 [ "$(json_get "$WORK/st.json" '.devices[0].bdi')" = "$BDI" ] ||
 	fail "--status --json is not the status document"
 
+# A device standing by says so, with its count of intervals; one that
+# does not, does not.  (The same document, standby set, in a state dir
+# of its own: the running daemon's own flag changes with the host.)
+mkdir -m 700 "$WORK/sbstate" || fail "mkdir"
+python3 - "$WORK/st.json" "$WORK/sbstate/status.json" <<'PY' || fail "python3"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["devices"][0]["standby"] = True
+doc["devices"][0]["standby_intervals"] = 7
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+"$NFSWBD" --status --state-dir "$WORK/sbstate" | grep -q "^  standing by 7 intervals: " ||
+	fail "--status does not say the device stands by"
+python3 - "$WORK/sbstate/status.json" <<'PY' || fail "python3"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["devices"][0]["standby"] = False
+json.dump(doc, open(sys.argv[1], "w"))
+PY
+! "$NFSWBD" --status --state-dir "$WORK/sbstate" | grep -q "standing by" ||
+	fail "--status says standing by for a device that measures"
+
 # A failed reload, then a good one: counted, dated, the error kept.
 pid=${PIDS# }
 echo "/nonexistent/x (mode=bogus)" >> "$WORK/a.exports"
