@@ -40,6 +40,14 @@ static uint64_t u64_or0(const struct nfswb_jval *d, const char *path)
 }
 
 /* Local time, as exportfs and nfsstat users read it. */
+/* A boolean member that is there and true (a missing one reads false). */
+static bool is_true(const struct nfswb_jval *d, const char *path)
+{
+	const struct nfswb_jval *v = nfswb_jget(d, path);
+
+	return v && v->type == NFSWB_J_BOOL && v->b;
+}
+
 static const char *when(uint64_t t, char *buf, size_t len)
 {
 	time_t tt = (time_t)t;
@@ -119,7 +127,7 @@ static void print_device(const struct nfswb_jval *d)
 	printf("\n  mode        %s", mode);
 	if (strcmp(mode, eff))
 		printf(" -> %s", eff);
-	if (nfswb_jget(d, "with_limit") && nfswb_jget(d, "with_limit")->b)
+	if (is_true(d, "with_limit"))
 		printf(" + limit");
 	printf("\n  why         %s\n", nfswb_jget_str(d, "mode_reason", "-"));
 	printf("  bandwidth   %s/s (%s, %" PRIu64 " busy samples)\n",
@@ -131,7 +139,7 @@ static void print_device(const struct nfswb_jval *d)
 	       size_or(d, "dirty_bytes", b, sizeof(b), "?"),
 	       nfswb_jget_str(d, "dirty_source", "?"));
 	/* Standing by, the dirty figure is the cheap bound, not a walk. */
-	if (nfswb_jget(d, "standby") && nfswb_jget(d, "standby")->b)
+	if (is_true(d, "standby"))
 		printf("  standing by %" PRIu64 " intervals: the backlog is far below the target\n",
 		       u64_or0(d, "standby_intervals"));
 	printf("  in flight   %-12s cap   %s\n",
