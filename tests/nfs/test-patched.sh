@@ -32,23 +32,13 @@ top=$(cd "$here/../.." && pwd)
 kernel=${NFSWB_TEST_KERNEL:-7.3-patched}
 size=${NFSWB_TEST_SIZE:-384M}
 me=test-patched
+. "$here/lab-test-lib.sh"
 
-skip() { echo "$me: SKIP: $*" >&2; exit 77; }
-fail() { echo "$me: FAIL: $*" >&2; exit 1; }
-
-[[ ${NFSWB_LAB_TESTS:-yes} == no ]] &&
-	skip "lab tests disabled (configure --disable-lab-tests, as make distcheck does): they boot qemu and build kernels"
-
-command -v qemu-system-x86_64 >/dev/null ||
-	skip "qemu-system-x86_64 is not installed (apt-get install qemu-system-x86)"
+need_lab
 case $kernel in
 7.3-patched)
 	series=$top/kernel-patch/series
-	cache=${NFSWB_LAB_CACHE:-/var/cache/nfswb-lab}
-	if ! ls "$cache"/src-7.3/linux-source-7.3_*.deb >/dev/null 2>&1 &&
-		! grep -qs '^deb \|^URIs:' /etc/apt/sources.list /etc/apt/sources.list.d/*; then
-		skip "no cached linux-source-7.3 and no Debian mirror in the apt sources to fetch it from"
-	fi
+	need_source_73
 	;;
 6.12-patched)
 	series=$top/kernel-patch/6.12/series
