@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""tests/nfs/lab-analyze on fixtures: the per-run metrics it derives
+(write amplification, re-read hit ratio, nfswbd's CPU share and RSS), the
+spread across runs, and `bench`'s goal verdict, each criterion made to
+pass, fail and go missing by the figures of the cells.  Run from tests/
+(or with $srcdir naming it), as `make check` does.
+"""
+
+import importlib.machinery
+import importlib.util
+import json
+import os
+import re
+import sys
+import tempfile
+
+FAILS = []
+
+
+def check(cond, what):
+    if not cond:
+        FAILS.append(what)
+        print("FAIL: " + what, file=sys.stderr)
+
+
+def load(path):
+    loader = importlib.machinery.SourceFileLoader("lab_analyze", path)
+    spec = importlib.util.spec_from_loader("lab_analyze", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def fio_job(rw, nbytes, runtime_ms, clat_p99_ns, sync_p99_ns=None):
+    io = {"io_bytes": nbytes, "runtime": runtime_ms,
+          "clat_ns": {"N": 10, "min": 1000, "max": clat_p99_ns, "mean": 5000,
+                      "percentile": {"50.000000": 2000,
+                                     "99.000000": clat_p99_ns}}}
+    job = {"write": {"io_bytes": 0, "runtime": 0},
+           "read": {"io_bytes": 0, "runtime": 0}, "sync": {}}
+    job[rw] = io
+    if sync_p99_ns:
+        job["sync"] = {"total_ios": 4, "lat_ns": {
+            "N": 4, "min": 1000, "max": sync_p99_ns, "mean": 9000,
+            "percentile": {"50.000000": 3000, "99.000000": sync_p99_ns}}}
+    return job
+
+
+def run_fixture(work, name, cpu_ticks, disk_read_sectors):
+    """A two-guest reread run with stock tuning: 64 MiB written (96 MiB to
+    disk), 64 MiB read back (DISK_READ_SECTORS from disk), nfswbd's
+    marks CPU_TICKS apart over 20 s."""
+    d = os.path.join(work, name)
+    write(d + "/meta.json", json.dumps({
+        "scenario": "reread", "tuning": "stock", "topology": "two-guest",
+        "nfs_version": "4.2", "kernel": {"kind": "7.3"},
+        "parameters": {}, "host_loadavg": [1.5, 1.0]}))
+    write(d + "/guest-done", "finished\n")
+    write(d + "/client-done", "finished\n")
+    write(d + "/trace.txt", "".join(
+        " nfsd-7 [000] ..... %d.000000: nfsd_commit_%s: xid=0x1\n"
+        % (t, kind) for t, kind in ((1, "start"), (2, "done"))))
+    write(d + "/fio.json", json.dumps({"jobs": [
+        fio_job("write", 64 << 20, 8000, 900000, 300000000),
+        fio_job("read", 64 << 20, 4000, 700000)]}))
+    write(d + "/metrics.txt", "sectors_before=0\nread_sectors_before=100\n"
+          "read_sectors_after=%d\nsectors_after=%d\nscenario_s=20\n"
+          % (100 + disk_read_sectors, 96 << 11))
+    write(d + "/nfswbd-proc.txt",
+          "at=start t=100.00 cpu_ticks=50 clk_tck=100\n"
+          "at=end t=120.00 cpu_ticks=%d clk_tck=100\n"
+          "at=stop t=121.50 cpu_ticks=%d clk_tck=100 VmHWM=5120 VmRSS=4096 "
+          "Threads=3\n" % (50 + cpu_ticks, 60 + cpu_ticks))
+    return d
+
+
+def test_run_metrics(la, work):
+    # 16 MiB of the 64 MiB came from disk: 0.75 hit; 40 ticks over 20 s:
+    # 2 % of a core.
+    a = la.analyze_run(run_fixture(work, "run-1", 40, 16 << 11))
+    check(a["status"] == "ok", "fixture run is ok: %s" % a.get("errors"))
+    check(a.get("client_read_bytes") == 64 << 20, "client_read_bytes")
+    check(a.get("write_amplification") == 1.5, "write amplification 96/64: %s"
+          % a.get("write_amplification"))
+    check(a.get("reread_hit_ratio") == 0.75, "re-read hit 1 - 16/64: %s"
+          % a.get("reread_hit_ratio"))
+    check(a.get("nfswbd_cpu_pct") == 2.0, "nfswbd CPU 0.4 s / 20 s: %s"
+          % a.get("nfswbd_cpu_pct"))
+    check(a.get("nfswbd_rss_peak_kB") == 5120, "nfswbd RSS is VmHWM")
+    check(a["fio_read_latency_us"].get("p99") == 700, "read p99 (fio clat)")
+    # Readahead that reads more than the client asked for: no hit at
+    # all, not a negative ratio.
+    b = la.analyze_run(run_fixture(work, "run-2", 100, 80 << 11))
+    check(b.get("reread_hit_ratio") == 0.0, "hit ratio clamped at 0: %s"
+          % b.get("reread_hit_ratio"))
+    check(b.get("nfswbd_cpu_pct") == 5.0, "nfswbd CPU 1 s / 20 s")
+    # A proc file with a mark that lacks its fields is an error.
+    write(work + "/run-2/nfswbd-proc.txt", "at=start t=1\nat=end t=2\n")
+    c = la.analyze_run(work + "/run-2")
+    check(c["status"] == "failed" and any("nfswbd-proc.txt" in e for e in c["errors"]),
+          "a broken nfswbd-proc.txt fails the run: %s" % c.get("errors"))
+    # Medians and the spread of the new figures across runs.
+    m = la.combine([a, b], ["run-1", "run-2"])
+    check(m["range"].get("reread_hit_ratio") == [0.0, 0.75], "hit ratio spread")
+    check(m["range"].get("nfswbd_cpu_pct") == [2.0, 5.0], "CPU spread")
+    check(m["range"].get("host_load_start") == [1.5, 1.5], "host load spread")
+    check("fio_read_latency_us.p99" in m["range"], "read p99 spread")
+
+
+def cell(w, tuning, kind="7.3", **f):
+    """An aggregated cell with the figures of the goal (defaults: equal
+    for everyone)."""
+    r = {"scenario": w, "tuning": tuning, "kernel": {"kind": kind},
+         "nfs_version": "4.2", "status": "ok", "repeat": 3,
+         "write_MBps": f.get("mbps", 10.0),
+         "fio_fsync_latency_us": {"p50": 50000, "p99": f.get("fsync", 100000)},
+         "commit_latency_us": {"count": f.get("commits", 200), "p50": 10000,
+                               "p99": f.get("commit", 50000), "max": 60000},
+         "write_latency_us": {"p99": f.get("write", 20000)},
+         "disk_bytes": 300 << 20, "write_amplification": 1.2}
+    if w == "reread":
+        r["reread_hit_ratio"] = f.get("hit", 1.0)
+    if w == "tempfile":
+        r["tempfile_bytes_written"] = f.get("temp", 0)
+    if "status" in f:
+        r["status"] = f["status"]
+    return r
+
+
+def verdict(la, cells, workload="reread"):
+    for t in la.bench_tables(cells):
+        if t["workload"] == workload:
+            return {c["criterion"]: c["result"] for c in t["verdict"]["criteria"]}, \
+                t["verdict"]["result"]
+    return None, None
+
+
+def peers(w, **cand):
+    """stock, two peers (the best fsync and the best MB/s) and nfswbd:auto
+    with figures CAND."""
+    return [cell(w, "stock", fsync=200000, mbps=9.0, commit=80000, write=20000),
+            cell(w, "global-bg=16777216", fsync=100000, mbps=9.5, commit=60000),
+            cell(w, "bdi-cap=33554432", fsync=150000, mbps=10.0, commit=50000),
+            cell(w, "nfswbd:auto", **cand)]
+
+
+def test_verdict(la):
+    ok = dict(fsync=110000, mbps=9.8, commit=55000, write=24000, hit=1.0)
+    v, overall = verdict(la, peers("reread", **ok))
+    check(overall == "pass" and set(v.values()) == {"pass"},
+          "at every limit exactly, every criterion passes: %s" % v)
+    check(set(v) == {"client fsync p99", "server COMMIT p99", "MB/s",
+                     "server WRITE p99", "re-read hit ratio"},
+          "reread judges its hit ratio and no temp-file bytes: %s" % sorted(v))
+    # Each criterion failed once, by its own figure only.
+    for name, key, bad in (("client fsync p99", "fsync", 110001),
+                           ("server COMMIT p99", "commit", 55001),
+                           ("MB/s", "mbps", 9.79),
+                           ("server WRITE p99", "write", 24001),
+                           ("re-read hit ratio", "hit", 0.99)):
+        v, overall = verdict(la, peers("reread", **dict(ok, **{key: bad})))
+        check(overall == "fail" and v[name] == "fail" and
+              all(r == "pass" for n, r in v.items() if n != name),
+              "%s=%s fails %s alone: %s" % (key, bad, name, v))
+    # Temp-file bytes: no more than stock's.
+    t = [cell("tempfile", "stock", temp=4096), cell("tempfile", "nfswbd:auto", temp=4096)]
+    v, _ = verdict(la, t, "tempfile")
+    check(v.get("temp-file bytes to disk") == "pass", "temp bytes == stock's pass")
+    t[1]["tempfile_bytes_written"] = 4097
+    v, _ = verdict(la, t, "tempfile")
+    check(v.get("temp-file bytes to disk") == "fail", "temp bytes > stock's fail")
+    check("re-read hit ratio" not in v, "tempfile does not judge re-reads")
+
+    # Missing: a peer not measured turns a pass into "missing", never a
+    # pass; a fail stays a fail (more peers cannot make the best worse).
+    cells = peers("reread", **ok)
+    cells[2] = {"status": "missing", "scenario": "reread", "tuning": "bdi-cap_32M",
+                "kernel": {"kind": "7.3"}, "nfs_version": "4.2"}
+    v, overall = verdict(la, cells)
+    check(overall == "missing" and v["MB/s"] == "missing" and
+          v["client fsync p99"] == "missing" and v["server WRITE p99"] == "pass",
+          "an unmeasured peer leaves the best-peer criteria missing: %s" % v)
+    cells[3] = cell("reread", "nfswbd:auto", **dict(ok, fsync=200000))
+    v, overall = verdict(la, cells)
+    check(overall == "fail" and v["client fsync p99"] == "fail",
+          "a fail with a peer missing is a fail: %s" % v)
+    # A failed cell counts as not measured.
+    cells = peers("reread", **ok)
+    cells[0]["status"] = "failed"
+    v, _ = verdict(la, cells)
+    check(v["server WRITE p99"] == "missing" and v["re-read hit ratio"] == "missing",
+          "stock failed: its criteria are missing: %s" % v)
+    # No nfswbd:auto: everything missing.
+    v, overall = verdict(la, peers("reread", **ok)[:3])
+    check(overall == "missing" and set(v.values()) == {"missing"},
+          "without nfswbd:auto every criterion is missing: %s" % v)
+    # nfswbd:auto on the patched kernel is not the shipped defaults.
+    cells = peers("reread", **ok)
+    cells[3]["kernel"] = {"kind": "7.3-patched"}
+    v, overall = verdict(la, cells)
+    check(overall == "missing", "nfswbd:auto (patched) is not the candidate: %s" % v)
+    # A tuning another workload has is expected in this one too.
+    cells = peers("reread", **ok) + [cell("randwrite", "nfsd-io=direct")]
+    v, overall = verdict(la, cells)
+    check(overall == "missing" and v["MB/s"] == "missing",
+          "a tuning measured elsewhere and not here is missing: %s" % v)
+    # A peer whose client sent no COMMIT is not the best COMMIT p99.
+    cells = peers("reread", **ok) + [cell("reread", "nfsd-io=direct", commit=0,
+                                          commits=0)]
+    v, _ = verdict(la, cells)
+    check(v["server COMMIT p99"] == "pass", "a peer without COMMITs is not "
+          "the best COMMIT p99: %s" % v)
+
+
+def test_bench(la, work):
+    """`bench` end to end on cells of result.json only: the table, the
+    verdict lines, a missing cell, the plot with every point."""
+    out = os.path.join(work, "bench")
+    os.makedirs(out)
+    dirs = []
+    cells = peers("reread", fsync=300000, mbps=9.8, commit=55000, write=24000,
+                  hit=0.5)
+    cells.append(cell("reread", "nfsd-io=dontcache", mbps=9.5, fsync=100000))
+    cells[0]["range"] = {"write_MBps": [8.5, 9.25]}
+    for r in cells:
+        d = os.path.join(work, "cells", "reread-%s-7.3-v4.2" % la.tuning_key(r["tuning"]))
+        write(d + "/result.json", json.dumps(r))
+        dirs.append(d)
+    dirs.append(os.path.join(work, "cells", "reread-nfsd-io_direct-7.3-v4.2"))
+    os.makedirs(dirs[-1])
+    saved = sys.stdout
+    sys.stdout = open(os.devnull, "w")
+    try:
+        la.bench(out, dirs)
+    finally:
+        sys.stdout.close()
+        sys.stdout = saved
+    md = open(os.path.join(out, "bench.md")).read()
+    check("### reread, NFSv4.2, Linux 7.3" in md, "one table per workload")
+    check("| stock | 3 | 9.00 (8.50–9.25) |" in md, "the spread beside the median")
+    check(re.search(r"\| bdi-cap=32M \|", md) is not None, "sizes read as sizes")
+    check(re.search(r"\| nfsd-io=direct \| - \|.*\| missing \|", md) is not None,
+          "a cell without result is a missing row")
+    check("**Goal verdict: FAIL**" in md, "the verdict: %s" % md)
+    check("- fail: client fsync p99: nfswbd:auto 300 ms > 1.1 x best peer's "
+          "100 ms = 110 ms" in md, "the fsync figures")
+    check("- fail: re-read hit ratio: nfswbd:auto 0.50 < 1 x stock's 1.00" in md,
+          "the hit ratio figures")
+    check("- missing: MB/s:" in md and "not measured: nfsd-io=direct" in md,
+          "a passing criterion with a peer missing is missing")
+    doc = json.load(open(os.path.join(out, "bench.json")))
+    check(doc["tables"][0]["verdict"]["result"] == "fail", "bench.json verdict")
+    svg = open(os.path.join(out, "bench-reread.svg")).read()
+    # Every measured row is a marker and its number a label (or in one).
+    check(svg.count("<circle") == 5, "5 points drawn: %d" % svg.count("<circle"))
+    labels = re.findall(r'<text x="[0-9.]+" y="[0-9.]+">([0-9,]+)</text>', svg)
+    nums = sorted(int(n) for l in labels for n in l.split(","))
+    rows = sorted(c["row"] for c in doc["cells"] if c["status"] == "ok")
+    check(len(rows) == 5 and nums == rows, "every point numbered once with "
+          "its row: %s, rows %s" % (nums, rows))
+
+
+def main():
+    la = load(os.path.join(os.environ.get("srcdir", "."), "nfs", "lab-analyze"))
+    with tempfile.TemporaryDirectory() as work:
+        test_run_metrics(la, work)
+        test_verdict(la)
+        test_bench(la, work)
+    return 1 if FAILS else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
