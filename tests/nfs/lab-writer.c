@@ -14,9 +14,10 @@
  *   lab-writer verify FILE LENGTH SEED
  *	Check the first LENGTH bytes of FILE against the pattern.
  *   lab-writer tempfiles DIR [-s SIZE] [-l LIFE_MS] [-t DURATION_MS]
- *	Create, fill and delete SIZE-byte files in DIR, each living LIFE_MS,
- *	for DURATION_MS; before each unlink, count the file's pages that are
- *	no longer dirty (written back or under writeback) with cachestat(2).
+ *	Create, fill and delete SIZE-byte files in DIR, one at a time, each
+ *	living LIFE_MS, for DURATION_MS (0: until SIGTERM, which cuts the
+ *	last file's life short); before each unlink, count with cachestat(2)
+ *	the file's pages that went to the disk: those no longer dirty.
  *   lab-writer sample OUT [-i INTERVAL_MS] LABEL=FILE...
  *	Every INTERVAL_MS until SIGTERM, read each FILE and append one JSON
  *	line to OUT: {"t": seconds, "LABEL.Key": n, ...} for "Key: n" lines
@@ -123,6 +124,15 @@ static int write_all(int fd, const void *buf, size_t len, off_t off)
 		len -= n;
 	}
 	return 0;
+}
+
+/* Set by SIGTERM or SIGINT where the mode installs on_term(). */
+static volatile sig_atomic_t stop_asked;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stop_asked = 1;
 }
 
 /* Sleep until @start + @bytes / @rate, the pacing schedule. */
@@ -298,8 +308,31 @@ out_free:
 	return ret;
 }
 
+/*
+ * What of a temp file went to the disk, just before its unlink: a page
+ * of it in the cache and not dirty was written back, or is under
+ * writeback, which the unlink's truncate waits for (the write is on its
+ * way); an evicted page was clean when reclaimed, so written too.  The
+ * dirty pages die with the file: truncate cancels them, they never reach
+ * the disk.  (/proc/PID/io could not say this: its write_bytes counts
+ * pages when they are dirtied, not written, and cancelled_write_bytes
+ * goes to whichever task drops the last reference; nor do the lab's
+ * kernels have TASK_IO_ACCOUNTING.)
+ */
+static int written_bytes(int fd, uint64_t *bytes)
+{
+	struct lab_cachestat_range range = { 0, 0 };	/* the whole file */
+	struct lab_cachestat cs;
+
+	if (syscall(__NR_cachestat, fd, &range, &cs, 0))
+		return -1;
+	*bytes = (cs.nr_cache - cs.nr_dirty + cs.nr_evicted) * 4096;
+	return 0;
+}
+
 static int do_tempfiles(const char *dir, const struct opts *o)
 {
+	struct sigaction sa = { .sa_handler = on_term };
 	uint64_t written = 0, created = 0;
 	char path[PATH_MAX];
 	double start = now_s();
@@ -312,11 +345,12 @@ static int do_tempfiles(const char *dir, const struct opts *o)
 		return 1;
 	}
 	pattern_fill(buf, 0, o->bs, o->seed);
-	while ((now_s() - start) * 1000 < o->duration_ms) {
-		struct lab_cachestat_range range = { 0, 0 };
-		struct lab_cachestat cs;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	while (!stop_asked &&
+	       (!o->duration_ms || (now_s() - start) * 1000 < o->duration_ms)) {
 		double born = now_s();
-		uint64_t off;
+		uint64_t off, t, file_written;
 		int fd;
 
 		snprintf(path, sizeof(path), "%s/lab-temp.%" PRIu64, dir, created);
@@ -326,22 +360,24 @@ static int do_tempfiles(const char *dir, const struct opts *o)
 			goto out;
 		}
 		for (off = 0; off < o->size; off += o->bs) {
-			if (write_all(fd, buf, o->bs, off)) {
+			uint64_t len = o->size - off < o->bs ? o->size - off : o->bs;
+
+			if (write_all(fd, buf, len, off)) {
 				fprintf(stderr, "lab-writer: %s: %s\n", path,
 					strerror(errno));
 				close(fd);
 				goto out;
 			}
 		}
-		pace(born, o->life_ms, 1000);
-		if (syscall(__NR_cachestat, fd, &range, &cs, 0)) {
+		/* Its life, in 100 ms steps so that a stop ends it early. */
+		for (t = 100; !stop_asked && t < o->life_ms + 100; t += 100)
+			pace(born, t < o->life_ms ? t : o->life_ms, 1000);
+		if (written_bytes(fd, &file_written)) {
 			fprintf(stderr, "lab-writer: cachestat: %s\n", strerror(errno));
 			close(fd);
 			goto out;
 		}
-		/* Pages no longer dirty went (or are going) to the disk. */
-		if (cs.nr_cache > cs.nr_dirty)
-			written += (cs.nr_cache - cs.nr_dirty) * 4096;
+		written += file_written;
 		close(fd);
 		if (unlink(path)) {
 			fprintf(stderr, "lab-writer: unlink %s: %s\n", path,
@@ -357,14 +393,6 @@ static int do_tempfiles(const char *dir, const struct opts *o)
 out:
 	free(buf);
 	return ret;
-}
-
-static volatile sig_atomic_t sample_stop;
-
-static void on_term(int sig)
-{
-	(void)sig;
-	sample_stop = 1;
 }
 
 /* Append one file's numbers to the JSON line in @f. */
@@ -430,7 +458,7 @@ static int do_sample(const char *out, uint64_t interval_ms,
 	}
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
-	for (tick = 0; !sample_stop; tick++) {
+	for (tick = 0; !stop_asked; tick++) {
 		struct timespec ts;
 
 		clock_gettime(CLOCK_MONOTONIC, &ts);
