@@ -230,6 +230,9 @@ def test_bench(la, work):
     cells.append(cell("reread", "nfsd-io=dontcache", mbps=9.5, fsync=100000))
     cells[0]["range"] = {"write_MBps": [8.5, 9.25]}
     for r in cells:
+        r["parameters"] = {"size": "256M", "bs": "1M", "timeout": "600"}
+    cells[1]["parameters"]["size"] = "32M"
+    for r in cells:
         d = os.path.join(work, "cells", "reread-%s-7.3-v4.2" % la.tuning_key(r["tuning"]))
         write(d + "/result.json", json.dumps(r))
         dirs.append(d)
@@ -248,6 +251,9 @@ def test_bench(la, work):
     check(re.search(r"\| bdi-cap=32M \|", md) is not None, "sizes read as sizes")
     check(re.search(r"\| nfsd-io=direct \| - \|.*\| missing \|", md) is not None,
           "a cell without result is a missing row")
+    check("Parameters: bs=1M.\n" in md, "the parameters the cells share")
+    check("**Not comparable**: the cells differ in size (256M/32M)." in md,
+          "cells of different sizes are not comparable")
     check("**Goal verdict: FAIL**" in md, "the verdict: %s" % md)
     check("- fail: client fsync p99: nfswbd:auto 300 ms > 1.1 x best peer's "
           "100 ms = 110 ms" in md, "the fsync figures")
