@@ -38,7 +38,7 @@ void nfswb_estimator_init(struct nfswb_estimator *e,
 		e->p.max_bw = e->p.min_bw;
 	if (!e->p.initial_bw)
 		e->p.initial_bw = NFSWB_EST_DEFAULT_INITIAL;
-	e->backlog = true;
+	e->limited = true;
 	e->estimate = e->p.fixed_bw ? e->p.fixed_bw
 				    : clamp_bw(e, e->p.initial_bw);
 }
@@ -169,6 +169,40 @@ static bool deep_batch(uint64_t bytes, uint64_t dwr_t, uint64_t wbusy)
 	       dwr_t / wbusy >= NFSWB_EST_MIN_DEPTH;
 }
 
+/* Remember every measured period for the write rate. */
+static void note_written(struct nfswb_estimator *e, uint64_t len,
+			 uint64_t bytes)
+{
+	e->rate_bytes[e->rate_head] = bytes;
+	e->rate_len[e->rate_head] = len;
+	e->rate_head = (e->rate_head + 1) % NFSWB_EST_WINDOW;
+	if (e->nrate < NFSWB_EST_WINDOW)
+		e->nrate++;
+}
+
+bool nfswb_estimator_write_rate(const struct nfswb_estimator *e,
+				uint64_t *bps)
+{
+	uint64_t bytes = 0, len = 0;
+
+	/* bandwidth= fixes the target too: the admin said so. */
+	if (e->p.fixed_bw)
+		return false;
+	for (unsigned int n = 0; n < e->nrate && len < NFSWB_EST_RATE_MS;
+	     n++) {
+		unsigned int k = (e->rate_head + NFSWB_EST_WINDOW - 1 - n) %
+				 NFSWB_EST_WINDOW;
+
+		bytes = nfswb_add_sat(bytes, e->rate_bytes[k]);
+		len = nfswb_add_sat(len, e->rate_len[k]);
+	}
+	if (len < NFSWB_EST_RATE_MS)
+		return false;
+	*bps = nfswb_mul_sat(bytes / len, 1000) +
+	       bytes % len * 1000 / len;
+	return true;
+}
+
 void nfswb_estimator_sample(struct nfswb_estimator *e, uint64_t now_ms,
 			    const struct nfswb_blkstat *s)
 {
@@ -239,6 +273,7 @@ void nfswb_estimator_sample(struct nfswb_estimator *e, uint64_t now_ms,
 		 * io_ticks running on an idle device): measure nothing.
 		 */
 		if (dt > NFSWB_EST_MAX_STALL_MS) {
+			note_written(e, dt, 0);
 			e->idle_samples++;
 			e->run_ms = 0;
 			goto rebase;
@@ -248,6 +283,7 @@ void nfswb_estimator_sample(struct nfswb_estimator *e, uint64_t now_ms,
 	}
 
 	bytes = nfswb_mul_sat(dwr, SECTOR_SIZE);
+	note_written(e, dt, bytes);
 	wbusy = write_busy_ms(dbusy, dwr_t, nfswb_add_sat(drd_t, ddc_t), dwr,
 			      nfswb_add_sat(drd, ddc));
 	busy = nfswb_mul_sat(dbusy, 100) >=
@@ -260,7 +296,7 @@ void nfswb_estimator_sample(struct nfswb_estimator *e, uint64_t now_ms,
 	}
 	/* A deep batch on a mostly idle device is no sustained run. */
 	e->run_ms = busy ? nfswb_add_sat(e->run_ms, dt) : 0;
-	if (!e->backlog && e->run_ms < NFSWB_EST_SUSTAIN_MS) {
+	if (!e->limited && e->run_ms < NFSWB_EST_SUSTAIN_MS) {
 		e->burst_samples++;
 		goto rebase;
 	}
@@ -275,9 +311,9 @@ rebase:
 	e->have_prev = true;
 }
 
-void nfswb_estimator_set_backlog(struct nfswb_estimator *e, bool backlog)
+void nfswb_estimator_set_limited(struct nfswb_estimator *e, bool limited)
 {
-	e->backlog = backlog;
+	e->limited = limited;
 }
 
 uint64_t nfswb_estimator_bandwidth(const struct nfswb_estimator *e)

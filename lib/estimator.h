@@ -25,16 +25,22 @@
  *   median of the rates of the newest periods that cover NFSWB_EST_SPAN_MS
  *   (at least NFSWB_EST_MIN_SAMPLES of them), each weighted by its length,
  *   clamped to [min, max].
- *   Without a backlog (the step says so: nothing near the target waits,
- *   see nfswb_estimator_set_backlog) only sustained writing teaches: a
+ *   Unless the estimate holds writeback back (the step says so: data
+ *   above the target waits for in-flight room, see
+ *   nfswb_estimator_set_limited) only sustained writing teaches: a
  *   period that ends a run of busy periods at least NFSWB_EST_SUSTAIN_MS
  *   long.  The first NFSWB_EST_SUSTAIN_MS of every run are left out,
  *   counted in burst_samples: a throttle's bucket (qemu lets bps/10
  *   through at once) or a disk's write cache lets a short burst after
  *   idle through far faster than the device sustains, and a workload
- *   whose COMMITs come often writes nothing but such bursts.  With a
- *   backlog every busy period teaches as above: the policy's kicks then
- *   drive the device, and an estimate too low must rise with them.
+ *   whose COMMITs come often, or whose data arrives slower than the
+ *   device writes, writes nothing but such bursts.  While it is limited
+ *   every busy period teaches as above: an estimate too low must rise
+ *   with the kicks it allows, which keep the device only partly busy.
+ *   Beside the estimate, the write rate: bytes written per second of
+ *   wall time over the newest NFSWB_EST_RATE_MS (nfswb_estimator_
+ *   write_rate), which the policy's target follows below the device's
+ *   speed.
  *   Cold start: initial_bw until periods covering NFSWB_EST_COLD_MS, and
  *   at least NFSWB_EST_MIN_SAMPLES of them, have taught.
  *   A counter that goes backwards is a 32-bit wrap when the wrapped
@@ -61,6 +67,7 @@
 #define NFSWB_EST_MIN_DEPTH	4	/* ...written at this depth */
 #define NFSWB_EST_MIN_BYTES	(64ull << 10)	/* written in the period */
 #define NFSWB_EST_SUSTAIN_MS	500	/* busy this long: past the burst */
+#define NFSWB_EST_RATE_MS	2000	/* the write rate looks this far back */
 /* Faster than this is a counter glitch, not a device (1 TiB/s). */
 #define NFSWB_EST_PLAUSIBLE_BW	(1ull << 40)
 
@@ -90,7 +97,10 @@ struct nfswb_estimator {
 	uint64_t stalled_samples;		/* merged into the next period */
 	uint64_t burst_samples;			/* busy, not yet sustained */
 	uint64_t run_ms;			/* busy periods in a row, ms */
-	bool backlog;				/* see set_backlog; initially true */
+	bool limited;				/* see set_limited; initially true */
+	/* Every measured period, busy or not: bytes written, length ms. */
+	uint64_t rate_bytes[NFSWB_EST_WINDOW], rate_len[NFSWB_EST_WINDOW];
+	unsigned int nrate, rate_head;
 	bool learned;				/* left cold start */
 };
 
@@ -122,12 +132,29 @@ void nfswb_estimator_sample(struct nfswb_estimator *e, uint64_t now_ms,
 			    const struct nfswb_blkstat *s);
 
 /**
- * nfswb_estimator_set_backlog - does the device have a backlog now?
+ * nfswb_estimator_set_limited - does the estimate hold writeback back?
  * @e: the estimator
- * @backlog: false when nothing near the target waits to be written, so
- *           the next samples teach only sustained writing (see above)
+ * @limited: true when data above the target waits because the in-flight
+ *           bound (sized by the estimate) is full; false lets the next
+ *           samples teach only sustained writing (see above)
  */
-void nfswb_estimator_set_backlog(struct nfswb_estimator *e, bool backlog);
+void nfswb_estimator_set_limited(struct nfswb_estimator *e, bool limited);
+
+/**
+ * nfswb_estimator_write_rate - what the device wrote lately.
+ * @e: the estimator
+ * @bps: set to the bytes written per second of wall time, idle time
+ *       included, over the newest periods covering NFSWB_EST_RATE_MS
+ *
+ * Unlike the bandwidth this is no speed but a throughput: below the
+ * device's speed it is the rate at which data arrives (all of it is
+ * written eventually), at or above it what the device sustains.
+ * Return: false (and @bps untouched) with fixed_bw (bandwidth= fixes the
+ * target as well), or until periods covering NFSWB_EST_RATE_MS have been
+ * measured.
+ */
+bool nfswb_estimator_write_rate(const struct nfswb_estimator *e,
+				uint64_t *bps);
 
 /**
  * nfswb_estimator_bandwidth - the estimate in bytes/s.

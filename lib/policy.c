@@ -46,7 +46,7 @@ static uint64_t max3(uint64_t a, uint64_t b, uint64_t c)
 }
 
 static uint64_t decide_kick(const struct nfswb_policy_in *in,
-			    uint64_t target)
+			    uint64_t target, bool *limited)
 {
 	uint64_t excess, budget, room, kick;
 
@@ -64,9 +64,10 @@ static uint64_t decide_kick(const struct nfswb_policy_in *in,
 							in->interval_ms));
 	if (budget < NFSWB_MIN_KICK_BYTES)
 		budget = NFSWB_MIN_KICK_BYTES;
-	if (in->inflight_bytes >= budget)
+	room = in->inflight_bytes < budget ? budget - in->inflight_bytes : 0;
+	*limited = excess > room;
+	if (!room)
 		return 0;
-	room = budget - in->inflight_bytes;
 	kick = excess < room ? excess : room;
 
 	/*
@@ -102,11 +103,18 @@ static void decide_cap(const struct nfswb_policy_in *in, uint64_t target,
 	out->cap_change = moved_enough(old, cap);
 }
 
-uint64_t nfswb_policy_target(uint64_t bandwidth, uint64_t background_time_ms)
+uint64_t nfswb_policy_target(uint64_t rate, uint64_t background_time_ms)
 {
-	uint64_t target = bytes_in(bandwidth, background_time_ms);
+	uint64_t target = bytes_in(rate, background_time_ms);
 
 	return target < NFSWB_MIN_TARGET_BYTES ? NFSWB_MIN_TARGET_BYTES : target;
+}
+
+uint64_t nfswb_policy_pace(const struct nfswb_policy_in *in)
+{
+	if (in->have_write_rate && in->write_rate < in->bandwidth)
+		return in->write_rate;
+	return in->bandwidth;
 }
 
 bool nfswb_policy_standby(uint64_t bound, uint64_t target, bool in_force)
@@ -123,9 +131,10 @@ void nfswb_policy_decide(const struct nfswb_policy_in *in,
 	uint64_t target;
 
 	memset(out, 0, sizeof(*out));
-	target = nfswb_policy_target(in->bandwidth, in->background_time_ms);
+	target = nfswb_policy_target(nfswb_policy_pace(in),
+				     in->background_time_ms);
 	out->target_bytes = target;
-	out->kick_bytes = decide_kick(in, target);
+	out->kick_bytes = decide_kick(in, target, &out->limited);
 	decide_cap(in, target, out);
 	out->knob_ms = nfswb_policy_knob_ms(in->background_time_ms, target,
 					    in->kernel_bw);

@@ -6,12 +6,13 @@
  * inputs per device each interval, asks nfswb_policy_decide(), and hands
  * the decision to the device's mechanism.
  *
- *   target = max(bandwidth x background_time, NFSWB_MIN_TARGET_BYTES)
+ *   pace   = min(bandwidth, write_rate)          (bandwidth: rate unknown)
+ *   target = max(pace x background_time, NFSWB_MIN_TARGET_BYTES)
  *   excess = nfs_dirty - target                  (nothing when <= 0)
  *   room   = max(bandwidth x 2 x interval, NFSWB_MIN_KICK_BYTES)
  *            - inflight                          (nothing when <= 0)
  *   kick   = min(excess, room), deferred when below NFSWB_MIN_KICK_BYTES
- *            unless it is the whole excess
+ *            unless it is the whole excess; limited when excess > room
  *   cap    = max(bandwidth x commit_target, 2 x target, NFSWB_MIN_CAP_BYTES)
  *            with commit_target set, else none; then at most the global
  *            dirty threshold (the kernel refuses a larger max_bytes); a
@@ -56,6 +57,9 @@ struct nfswb_policy_in {
 	uint64_t nfs_dirty_bytes;	/* dirty bytes NFS wrote on the device */
 	uint64_t inflight_bytes;	/* kicked, not yet written */
 	uint64_t bandwidth;		/* bytes/s, > 0 */
+	/* What the device wrote lately, bytes/s of wall time (estimator.h). */
+	uint64_t write_rate;
+	bool have_write_rate;		/* false: the bandwidth alone paces */
 	uint64_t background_time_ms;
 	uint64_t commit_target_ms;	/* 0: no cap */
 	uint64_t cap_in_force;		/* bytes, 0: none */
@@ -66,8 +70,10 @@ struct nfswb_policy_in {
 };
 
 struct nfswb_policy_out {
-	uint64_t target_bytes;	/* bandwidth x background_time, floored */
+	uint64_t target_bytes;	/* pace x background_time, floored */
 	uint64_t kick_bytes;	/* start writeback of this many now (0: none) */
+	/* Data above the target waits for in-flight room (excess > room). */
+	bool limited;
 	uint64_t cap_bytes;	/* desired cap, 0: none */
 	bool cap_change;	/* cap_bytes differs enough from cap_in_force */
 	bool cap_clamped;	/* cap_bytes is the global dirty threshold */
@@ -93,10 +99,25 @@ void nfswb_policy_decide(const struct nfswb_policy_in *in,
 			 struct nfswb_policy_out *out);
 
 /**
- * nfswb_policy_target - bandwidth x background_time, at least
+ * nfswb_policy_target - rate x background_time, at least
  * NFSWB_MIN_TARGET_BYTES: the backlog the policy lets build up.
  */
-uint64_t nfswb_policy_target(uint64_t bandwidth, uint64_t background_time_ms);
+uint64_t nfswb_policy_target(uint64_t rate, uint64_t background_time_ms);
+
+/**
+ * nfswb_policy_pace - the rate the target is sized by: the bandwidth,
+ * or what the device wrote lately when that is less.
+ * @in: bandwidth, write_rate and have_write_rate are read
+ *
+ * Below the device's speed the write rate is the rate data arrives at,
+ * and a target of write_rate x background_time lets data wait about
+ * background_time before it is kicked (oldest first), instead of
+ * keeping a whole background_time of device time dirty that COMMITs
+ * then wait for: data arriving slower than the disk writes is kicked
+ * continuously.  At the device's speed the write rate is what it
+ * sustains, which the target may not exceed either.
+ */
+uint64_t nfswb_policy_pace(const struct nfswb_policy_in *in);
 
 /**
  * nfswb_policy_standby - may the device stand by this interval?

@@ -6,22 +6,28 @@
 
 #include <string.h>
 
-#include "satmath.h"
 #include "step.h"
 
 void nfswb_step_sample(struct nfswb_estimator *est,
 		       const struct nfswb_step_in *in,
 		       struct nfswb_step_out *out)
 {
+	struct nfswb_policy_in p = in->policy;
+
 	memset(out, 0, sizeof(*out));
 	if (in->stat)
 		nfswb_estimator_sample(est, in->policy.now_ms, in->stat);
 	out->bandwidth = nfswb_estimator_bandwidth(est);
+	out->have_write_rate = nfswb_estimator_write_rate(est,
+							  &out->write_rate);
+	p.bandwidth = out->bandwidth;
+	p.write_rate = out->write_rate;
+	p.have_write_rate = out->have_write_rate;
 	if (in->decide && in->have_bound)
 		out->standby = nfswb_policy_standby(
 			in->dirty_bound_bytes,
-			nfswb_policy_target(out->bandwidth,
-					    in->policy.background_time_ms),
+			nfswb_policy_target(nfswb_policy_pace(&p),
+					    p.background_time_ms),
 			in->standby_in_force);
 }
 
@@ -30,20 +36,18 @@ void nfswb_step_decide(struct nfswb_estimator *est,
 		       struct nfswb_step_out *out)
 {
 	struct nfswb_policy_in p = in->policy;
-	uint64_t backlog;
 
 	if (!in->decide)
 		return;
 	p.bandwidth = out->bandwidth;
+	p.write_rate = out->write_rate;
+	p.have_write_rate = out->have_write_rate;
 	if (out->standby)
 		p.nfs_dirty_bytes = in->dirty_bound_bytes;
 	nfswb_policy_decide(&p, &out->decision);
 	out->decision.standby = out->standby;
 	out->decided = true;
-	backlog = nfswb_add_sat(p.nfs_dirty_bytes, p.inflight_bytes);
-	nfswb_estimator_set_backlog(est, backlog >=
-				    out->decision.target_bytes >>
-				    NFSWB_STANDBY_LEAVE_SHIFT);
+	nfswb_estimator_set_limited(est, out->decision.limited);
 }
 
 void nfswb_step(struct nfswb_estimator *est, const struct nfswb_step_in *in,

@@ -37,7 +37,10 @@ struct nfswb_step_in {
 	bool have_bound;
 	uint64_t dirty_bound_bytes;
 	bool standby_in_force;		/* it stood by last interval */
-	/* Every policy input except bandwidth, which the step fills in. */
+	/*
+	 * Every policy input except bandwidth and the write rate, which
+	 * the step fills in.
+	 */
 	struct nfswb_policy_in policy;
 };
 
@@ -46,6 +49,8 @@ struct nfswb_step_out {
 	/* Stand by: do not measure nfs_dirty_bytes; the bound stands in. */
 	bool standby;
 	uint64_t bandwidth;		/* the estimate the decision used */
+	uint64_t write_rate;		/* and the write rate, if known */
+	bool have_write_rate;
 	struct nfswb_policy_out decision;	/* valid when decided */
 };
 
@@ -63,8 +68,8 @@ void nfswb_step_sample(struct nfswb_estimator *est,
  * @in: as for the first half, with nfs_dirty_bytes measured unless
  *      @out->standby
  *
- * Also tells @est whether the device has a backlog (nfs dirty and in
- * flight reach half the target): without one, only sustained writing
+ * Also tells @est whether its estimate limits writeback (data above the
+ * target waits for in-flight room): otherwise only sustained writing
  * teaches it (estimator.h).
  */
 void nfswb_step_decide(struct nfswb_estimator *est,

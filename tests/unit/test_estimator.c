@@ -438,7 +438,7 @@ static void test_bursts_without_backlog(void)
 
 		model_init(&m, seed);
 		nfswb_estimator_init(&e, NULL);
-		nfswb_estimator_set_backlog(&e, false);
+		nfswb_estimator_set_limited(&e, false);
 		burst_cycles(&e, &m, 120);	/* a minute */
 		T_CHECK(!e.learned && nfswb_estimator_bandwidth(&e) ==
 			NFSWB_EST_DEFAULT_INITIAL && e.burst_samples >= 119,

@@ -250,6 +250,70 @@ static const struct {
 	  M(2), M(8), false, false },
 };
 
+/*
+ * The pace: what the device wrote lately sizes the target when that is
+ * less than the bandwidth, and "limited" says that data above the
+ * target waits for in-flight room (only then may bursts teach the
+ * estimator).  Interval 100 ms throughout.
+ */
+static const struct pace_case {
+	const char *name;
+	uint64_t bw;
+	bool have_rate;
+	uint64_t rate, dirty, inflight, bg_ms;
+	uint64_t target, kick;
+	bool limited;
+} pace_cases[] = {
+	{ "rate unknown: the bandwidth paces, 100 MiB",
+	  M(100), false, 0, 0, 0, 1000, M(100), 0, false },
+	{ "6 MiB/s written on a 16 MiB/s device: the 8 MiB floor",
+	  M(16), true, M(6), 0, 0, 1000, M(8), 0, false },
+	{ "12 of 16 MiB/s: 12 MiB",
+	  M(16), true, M(12), 0, 0, 1000, M(12), 0, false },
+	{ "bursts wrote 30 on a 16 MiB/s estimate: the bandwidth, 16",
+	  M(16), true, M(30), 0, 0, 1000, M(16), 0, false },
+	{ "idle device: the floor",
+	  M(16), true, 0, 0, 0, 1000, M(8), 0, false },
+	{ "40 MiB/s for 250 ms: 10 MiB",
+	  M(100), true, M(40), 0, 0, 250, M(10), 0, false },
+	{ "50 of 200: target 50, excess 10 within 40 of room: kick 10",
+	  M(200), true, M(50), M(60), 0, 1000, M(50), M(10), false },
+	{ "50 of 200: excess 50 beyond 40 of room: kick 40, limited",
+	  M(200), true, M(50), M(100), 0, 1000, M(50), M(40), true },
+	{ "16 of 16: 20 dirty, excess 4 = room 4: kicked, not limited",
+	  M(16), true, M(16), M(20), 0, 1000, M(16), M(4), false },
+	{ "6 of 16: excess 1, the 4 MiB of room in flight: limited",
+	  M(16), true, M(6), M(9), M(4), 1000, M(8), 0, true },
+	{ "room 2 < 4 MiB, excess 50: deferred, limited",
+	  M(100), false, 0, M(150), M(18), 1000, M(100), 0, true },
+	{ "below the target, room full: not limited",
+	  M(16), true, M(6), M(5), M(8), 1000, M(8), 0, false },
+};
+
+static void test_pace(void)
+{
+	for (size_t i = 0; i < sizeof(pace_cases) / sizeof(pace_cases[0]);
+	     i++) {
+		const struct pace_case *c = &pace_cases[i];
+		const struct nfswb_policy_in in = {
+			.interval_ms = 100,
+			.nfs_dirty_bytes = c->dirty,
+			.inflight_bytes = c->inflight,
+			.bandwidth = c->bw,
+			.write_rate = c->rate,
+			.have_write_rate = c->have_rate,
+			.background_time_ms = c->bg_ms,
+		};
+		struct nfswb_policy_out o;
+
+		nfswb_policy_decide(&in, &o);
+		T_CHECK(o.target_bytes == c->target && o.kick_bytes == c->kick &&
+			o.limited == c->limited,
+			"%s: target %" PRIu64 " kick %" PRIu64 " limited %d",
+			c->name, o.target_bytes, o.kick_bytes, o.limited);
+	}
+}
+
 static void test_standby(void)
 {
 	for (size_t i = 0; i < sizeof(standby_cases) /
@@ -266,6 +330,7 @@ static void test_standby(void)
 int main(void)
 {
 	test_knob();
+	test_pace();
 	test_standby();
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct policy_case *c = &cases[i];

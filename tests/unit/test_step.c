@@ -154,12 +154,12 @@ static void test_standby(void)
 	struct nfswb_estimator est;
 
 	nfswb_estimator_init(&est, &p);
-	T_CHECK(est.backlog, "a new estimator assumes a backlog");
+	T_CHECK(est.limited, "a new estimator assumes a backlog");
 	nfswb_step_sample(&est, &in, &out);
 	T_CHECK(out.standby && !out.decided, "2 MiB of a 32 MiB target: stand by");
 	nfswb_step_decide(&est, &in, &out);
 	T_CHECK(out.decided && out.decision.standby &&
-		!out.decision.kick_bytes && !est.backlog,
+		!out.decision.kick_bytes && !est.limited,
 		"standing by: the bound, not nfs_dirty_bytes; kick %" PRIu64,
 		out.decision.kick_bytes);
 
@@ -167,12 +167,12 @@ static void test_standby(void)
 	in.dirty_bound_bytes = 12 * MiB;
 	in.policy.nfs_dirty_bytes = 12 * MiB;
 	nfswb_step(&est, &in, &out);
-	T_CHECK(out.standby && !est.backlog, "12 MiB, standing by: stays");
+	T_CHECK(out.standby && !est.limited, "12 MiB, standing by: stays");
 	in.dirty_bound_bytes = 16 * MiB;
 	in.policy.nfs_dirty_bytes = 40 * MiB;
 	nfswb_step(&est, &in, &out);
 	T_CHECK(!out.standby && !out.decision.standby &&
-		out.decision.kick_bytes == 32 * MiB / 5 && est.backlog,
+		out.decision.kick_bytes == 32 * MiB / 5 && est.limited,
 		"16 MiB: measuring again, 40 MiB dirty kicks 2 intervals %" PRIu64,
 		out.decision.kick_bytes);
 
@@ -180,8 +180,98 @@ static void test_standby(void)
 	in.standby_in_force = false;
 	in.policy.nfs_dirty_bytes = 0;
 	nfswb_step(&est, &in, &out);
-	T_CHECK(!out.standby && !est.backlog,
+	T_CHECK(!out.standby && !est.limited,
 		"no bound: never stands by; clean: no backlog");
+}
+
+/*
+ * The write rate paces the target: a 16 MiB/s device (fixed) written at
+ * 6 MiB/s keeps the bandwidth's target until 2 s are measured, then the
+ * 8 MiB floor; at 12 MiB/s, 12 MiB.  The estimator hears "limited" only
+ * when data above the target waits for in-flight room: 20 MiB dirty on
+ * a 16 MiB target with 4 MiB of room is a backlog (the old rule let the
+ * throttle's bursts teach then), not a limit.
+ */
+/* Within 0.1 %: a sector count per interval rounds the rate down. */
+static bool near(uint64_t got, uint64_t want)
+{
+	return got <= want + want / 1000 && got >= want - want / 1000;
+}
+
+/* @n intervals of 100 ms in which the device wrote @rate bytes/s. */
+static void write_at(struct nfswb_estimator *est, struct nfswb_step_in *in,
+		     struct nfswb_blkstat *st, uint64_t rate, int n,
+		     struct nfswb_step_out *out)
+{
+	for (int i = 0; i < n; i++) {
+		st->wr_sectors += rate / 10 / 512;
+		st->io_ticks += 10;
+		st->wr_ticks += 10;
+		in->policy.now_ms += 100;
+		nfswb_step(est, in, out);
+	}
+}
+
+/*
+ * The write rate paces the target: a device written at 6 MiB/s keeps the
+ * (cold, 32 MiB/s) bandwidth's target until 2 s are measured, then the
+ * 8 MiB floor; at 12 MiB/s, 12 MiB.  The estimator hears "limited" only
+ * when data above the target waits for in-flight room: 24 MiB dirty on
+ * a 20 MiB target with 6.4 MiB of room is a backlog (under the old rule
+ * the throttle's bursts taught then), not a limit.  bandwidth= fixes the
+ * target as well.
+ */
+static void test_pace(void)
+{
+	struct nfswb_estimator_params p = { .fixed_bw = 16 * MiB };
+	struct nfswb_blkstat st = { .nfields = 17 };
+	struct nfswb_step_in in = {
+		.stat = &st, .decide = true,
+		.policy = { .now_ms = 1000, .interval_ms = 100,
+			    .background_time_ms = 1000 },
+	};
+	struct nfswb_step_out out;
+	struct nfswb_estimator est;
+
+	nfswb_estimator_init(&est, NULL);
+	nfswb_step(&est, &in, &out);		/* the baseline */
+	for (int i = 1; i < 20; i++) {
+		write_at(&est, &in, &st, 6 * MiB, 1, &out);
+		T_CHECK(!out.have_write_rate &&
+			out.decision.target_bytes == 32 * MiB,
+			"%d00 ms measured: target %" PRIu64, i,
+			out.decision.target_bytes);
+	}
+	write_at(&est, &in, &st, 6 * MiB, 1, &out);
+	T_CHECK(out.have_write_rate && near(out.write_rate, 6 * MiB) &&
+		out.decision.target_bytes == 8 * MiB,
+		"6 MiB/s written: rate %" PRIu64 ", target %" PRIu64,
+		out.write_rate, out.decision.target_bytes);
+	write_at(&est, &in, &st, 12 * MiB, 20, &out);
+	T_CHECK(near(out.write_rate, 12 * MiB) &&
+		near(out.decision.target_bytes, 12 * MiB),
+		"12 MiB/s written: rate %" PRIu64 ", target %" PRIu64,
+		out.write_rate, out.decision.target_bytes);
+
+	/* 20 MiB/s: target 20, room 32 MiB/s x 200 ms = 6.4 MiB. */
+	write_at(&est, &in, &st, 20 * MiB, 20, &out);
+	in.policy.nfs_dirty_bytes = 24 * MiB;
+	write_at(&est, &in, &st, 20 * MiB, 1, &out);
+	T_CHECK(near(out.decision.target_bytes, 20 * MiB) &&
+		near(out.decision.kick_bytes, 4 * MiB) &&
+		out.decision.kick_bytes >= 4 * MiB && !est.limited,
+		"24 MiB dirty on 20, 6.4 MiB of room: kick %" PRIu64
+		", limited %d", out.decision.kick_bytes, est.limited);
+	in.policy.nfs_dirty_bytes = 40 * MiB;
+	write_at(&est, &in, &st, 20 * MiB, 1, &out);
+	T_CHECK(out.decision.kick_bytes == 32 * MiB / 5 && est.limited,
+		"40 MiB dirty: kick %" PRIu64 ", limited %d",
+		out.decision.kick_bytes, est.limited);
+
+	nfswb_estimator_init(&est, &p);
+	write_at(&est, &in, &st, 6 * MiB, 30, &out);
+	T_CHECK(!out.have_write_rate && out.decision.target_bytes == 16 * MiB,
+		"bandwidth=16M: target %" PRIu64, out.decision.target_bytes);
 }
 
 int main(void)
@@ -189,5 +279,6 @@ int main(void)
 	test_table();
 	test_sampling();
 	test_standby();
+	test_pace();
 	return t_result();
 }
