@@ -25,6 +25,8 @@ def check(cond, what):
 
 
 def load(path):
+    # No __pycache__ beside the script in the source tree.
+    sys.dont_write_bytecode = True
     loader = importlib.machinery.SourceFileLoader("lab_analyze", path)
     spec = importlib.util.spec_from_loader("lab_analyze", loader)
     mod = importlib.util.module_from_spec(spec)
