@@ -213,6 +213,17 @@ def test_verdict(la):
     v, overall = verdict(la, cells)
     check(overall == "missing" and v["MB/s"] == "missing",
           "a tuning measured elsewhere and not here is missing: %s" % v)
+    # Cells of different sizes judge nothing.
+    cells = peers("reread", **ok)
+    for r in cells:
+        r["parameters"] = {"size": "256M"}
+    cells[1]["parameters"]["size"] = "32M"
+    v, overall = verdict(la, cells)
+    check(overall == "missing" and set(v.values()) == {"missing"},
+          "cells of different sizes: every criterion missing: %s" % v)
+    text = la.table_parameters({"rows": cells})
+    check("**Not comparable**: the cells differ in size (256M/32M)." in text,
+          "cells of different sizes are not comparable: %s" % text)
     # A peer whose client sent no COMMIT is not the best COMMIT p99.
     cells = peers("reread", **ok) + [cell("reread", "nfsd-io=direct", commit=0,
                                           commits=0)]
@@ -233,7 +244,6 @@ def test_bench(la, work):
     cells[0]["range"] = {"write_MBps": [8.5, 9.25]}
     for r in cells:
         r["parameters"] = {"size": "256M", "bs": "1M", "timeout": "600"}
-    cells[1]["parameters"]["size"] = "32M"
     for r in cells:
         d = os.path.join(work, "cells", "reread-%s-7.3-v4.2" % la.tuning_key(r["tuning"]))
         write(d + "/result.json", json.dumps(r))
@@ -253,9 +263,7 @@ def test_bench(la, work):
     check(re.search(r"\| bdi-cap=32M \|", md) is not None, "sizes read as sizes")
     check(re.search(r"\| nfsd-io=direct \| - \|.*\| missing \|", md) is not None,
           "a cell without result is a missing row")
-    check("Parameters: bs=1M.\n" in md, "the parameters the cells share")
-    check("**Not comparable**: the cells differ in size (256M/32M)." in md,
-          "cells of different sizes are not comparable")
+    check("Parameters: bs=1M size=256M.\n" in md, "the parameters the cells share")
     check("**Goal verdict: FAIL**" in md, "the verdict: %s" % md)
     check("- fail: client fsync p99: nfswbd:auto 300 ms > 1.1 x best peer's "
           "100 ms = 110 ms" in md, "the fsync figures")
