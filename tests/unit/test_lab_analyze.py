@@ -259,6 +259,8 @@ def test_bench(la, work):
         sys.stdout = saved
     md = open(os.path.join(out, "bench.md")).read()
     check("### reread, NFSv4.2, Linux 7.3" in md, "one table per workload")
+    check("| reread | v4.2 | 7.3 | **fail** | client fsync p99, re-read hit ratio "
+          "| server COMMIT p99, MB/s |" in md, "the overview line of the verdict")
     check("| stock | 3 | 9.00 (8.50–9.25) |" in md, "the spread beside the median")
     check(re.search(r"\| bdi-cap=32M \|", md) is not None, "sizes read as sizes")
     check(re.search(r"\| nfsd-io=direct \| - \|.*\| missing \|", md) is not None,
