@@ -98,6 +98,7 @@ static void write_owners(struct nfswb_json *j, const struct nfswbd_dev *d)
 static void write_device(struct nfswb_json *j, const struct nfswbd_dev *d)
 {
 	const struct nfswb_estimator *e = &d->est;
+	uint64_t rate;
 
 	nfswb_json_obj_begin(j, NULL);
 	nfswb_json_str(j, "bdi", d->id.bdi);
@@ -128,6 +129,10 @@ static void write_device(struct nfswb_json *j, const struct nfswbd_dev *d)
 	nfswb_json_u64(j, "busy_samples", e->busy_samples);
 	nfswb_json_u64(j, "skipped_samples", e->skipped_samples);
 	nfswb_json_u64(j, "burst_samples", e->burst_samples);
+	if (nfswb_estimator_write_rate(e, &rate))
+		nfswb_json_u64(j, "write_rate_bytes_per_s", rate);
+	else
+		nfswb_json_null(j, "write_rate_bytes_per_s");
 	nfswb_json_bool(j, "stat_readable", d->stat_ok);
 	nfswb_json_obj_end(j);
 

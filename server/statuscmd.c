@@ -130,10 +130,14 @@ static void print_device(const struct nfswb_jval *d)
 	if (is_true(d, "with_limit"))
 		printf(" + limit");
 	printf("\n  why         %s\n", nfswb_jget_str(d, "mode_reason", "-"));
-	printf("  bandwidth   %s/s (%s, %" PRIu64 " busy samples)\n",
+	printf("  bandwidth   %s/s (%s, %" PRIu64 " busy samples)",
 	       size_or(d, "bandwidth.bytes_per_s", a, sizeof(a), "?"),
 	       nfswb_jget_str(d, "bandwidth.state", "?"),
 	       u64_or0(d, "bandwidth.busy_samples"));
+	/* What paces the target below the bandwidth (policy.h). */
+	if (size_or(d, "bandwidth.write_rate_bytes_per_s", b, sizeof(b), NULL))
+		printf(", writing %s/s", b);
+	printf("\n");
 	printf("  target      %-12s dirty %s (%s)\n",
 	       size_or(d, "target_bytes", a, sizeof(a), "-"),
 	       size_or(d, "dirty_bytes", b, sizeof(b), "?"),

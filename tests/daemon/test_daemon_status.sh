@@ -18,7 +18,7 @@ for want in "^nfswbd .*, pid [0-9]*, dry-run, interval 100ms$" \
 	"^  up          [0-9]*m[0-9]*s (since 20[0-9-]* [0-9:]*), status written [0-9.]* s ago$" \
 	"^  reloads     0$" "^  metrics     off$" "^  last error  none$" \
 	"^$BDI  " "^  exports     $WORK/export1$" "^  mode        auto" \
-	"^  bandwidth   .*/s (cold" "^  target      64MiB " "^  kicks       0 " \
+	"^  bandwidth   .*/s (cold" "^  target      [0-9.]*MiB " "^  kicks       0 " \
 	"^  errors      0$"; do
 	echo "$out" | grep -q -- "$want" || fail "--status lacks '$want'"
 done
@@ -26,6 +26,17 @@ done
 	fail "--status --json failed"
 [ "$(json_get "$WORK/st.json" '.devices[0].bdi')" = "$BDI" ] ||
 	fail "--status --json is not the status document"
+# 2 s x cold 32 MiB/s until 2 s of writes are measured; then the
+# device's write rate (idle: 0) paces it, down to the 8 MiB floor, and
+# --status shows the rate.
+json_get "$WORK/st.json" '.devices[0] | .bandwidth.write_rate_bytes_per_s as $r
+	| if $r == null then .target_bytes == 67108864
+	  else ([8388608, ([$r * 2, 67108864] | min)] | max) as $w
+	       | (.target_bytes - $w) | fabs <= $w / 100 + 1 end' |
+	grep -qx true || fail "target and write rate: $(jq -c '.devices[0] | {target_bytes, bandwidth}' "$WORK/st.json")"
+sleep 3
+"$NFSWBD" --status --state-dir "$WORK/state" | grep -q "^  bandwidth   .*, writing [0-9.]*[KMG]*i*B/s$" ||
+	fail "--status does not show the write rate after 3 s: $("$NFSWBD" --status --state-dir "$WORK/state" | grep bandwidth)"
 
 # A device standing by says so, with its count of intervals; one that
 # does not, does not.  (The same document, standby set, in a state dir
