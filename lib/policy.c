@@ -49,6 +49,7 @@ static uint64_t decide_kick(const struct nfswb_policy_in *in,
 			    uint64_t target, bool *limited)
 {
 	uint64_t excess, budget, room, kick;
+	uint64_t least = nfswb_policy_min_kick(in->background_min);
 
 	if (in->nfs_dirty_bytes <= target)
 		return 0;
@@ -62,8 +63,8 @@ static uint64_t decide_kick(const struct nfswb_policy_in *in,
 	 */
 	budget = bytes_in(in->bandwidth, nfswb_mul_sat(NFSWB_INFLIGHT_INTERVALS,
 							in->interval_ms));
-	if (budget < NFSWB_MIN_KICK_BYTES)
-		budget = NFSWB_MIN_KICK_BYTES;
+	if (budget < least)
+		budget = least;
 	room = in->inflight_bytes < budget ? budget - in->inflight_bytes : 0;
 	*limited = excess > room;
 	if (!room)
@@ -78,7 +79,7 @@ static uint64_t decide_kick(const struct nfswb_policy_in *in,
 	 * 2012).  When the small kick is the whole excess, waiting would not
 	 * make it larger, only older.
 	 */
-	if (kick < NFSWB_MIN_KICK_BYTES && kick < excess)
+	if (kick < least && kick < excess)
 		return 0;
 	return kick;
 }
@@ -103,11 +104,31 @@ static void decide_cap(const struct nfswb_policy_in *in, uint64_t target,
 	out->cap_change = moved_enough(old, cap);
 }
 
-uint64_t nfswb_policy_target(uint64_t rate, uint64_t background_time_ms)
+/* The target's floor: background_min, or the default for 0. */
+static uint64_t target_floor(uint64_t bg_min)
+{
+	return bg_min ? bg_min : NFSWB_MIN_TARGET_BYTES;
+}
+
+uint64_t nfswb_policy_target(uint64_t rate, uint64_t background_time_ms,
+			     uint64_t bg_min)
 {
 	uint64_t target = bytes_in(rate, background_time_ms);
+	uint64_t least = target_floor(bg_min);
 
-	return target < NFSWB_MIN_TARGET_BYTES ? NFSWB_MIN_TARGET_BYTES : target;
+	return target < least ? least : target;
+}
+
+uint64_t nfswb_policy_min_kick(uint64_t bg_min)
+{
+	/*
+	 * Half the floor: the default 8 MiB floor keeps 4 MiB kicks, and a
+	 * small floor's excess, about what arrives in an interval, is not
+	 * held back waiting for 4 MiB of in-flight room.
+	 */
+	uint64_t half = target_floor(bg_min) / 2;
+
+	return half < NFSWB_MIN_KICK_BYTES ? half : NFSWB_MIN_KICK_BYTES;
 }
 
 uint64_t nfswb_policy_pace(const struct nfswb_policy_in *in)
@@ -132,7 +153,8 @@ void nfswb_policy_decide(const struct nfswb_policy_in *in,
 
 	memset(out, 0, sizeof(*out));
 	target = nfswb_policy_target(nfswb_policy_pace(in),
-				     in->background_time_ms);
+				     in->background_time_ms,
+				     in->background_min);
 	out->target_bytes = target;
 	out->kick_bytes = decide_kick(in, target, &out->limited);
 	decide_cap(in, target, out);

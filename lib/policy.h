@@ -7,12 +7,14 @@
  * the decision to the device's mechanism.
  *
  *   pace   = min(bandwidth, write_rate)          (bandwidth: rate unknown)
- *   target = max(pace x background_time, NFSWB_MIN_TARGET_BYTES)
+ *   floor  = background_min, or NFSWB_MIN_TARGET_BYTES for 0
+ *   target = max(pace x background_time, floor)
+ *   least  = min(floor / 2, NFSWB_MIN_KICK_BYTES)  (the minimum kick)
  *   excess = nfs_dirty - target                  (nothing when <= 0)
- *   room   = max(bandwidth x 2 x interval, NFSWB_MIN_KICK_BYTES)
+ *   room   = max(bandwidth x 2 x interval, least)
  *            - inflight                          (nothing when <= 0)
- *   kick   = min(excess, room), deferred when below NFSWB_MIN_KICK_BYTES
- *            unless it is the whole excess; limited when excess > room
+ *   kick   = min(excess, room), deferred when below least unless it is
+ *            the whole excess; limited when excess > room
  *   cap    = max(bandwidth x commit_target, 2 x target, NFSWB_MIN_CAP_BYTES)
  *            with commit_target set, else none; then at most the global
  *            dirty threshold (the kernel refuses a larger max_bytes); a
@@ -29,9 +31,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Kicks smaller than this are deferred: tiny writes fragment (Chinner 2012). */
+/*
+ * Kicks smaller than this are deferred: tiny writes fragment (Chinner
+ * 2012).  A floor below 8 MiB lowers it to half the floor: a smaller
+ * floor asks for smaller, more continuous kicks.
+ */
 #define NFSWB_MIN_KICK_BYTES	(4ull << 20)
-/* The target never goes below this, whatever bandwidth x time says. */
+/*
+ * The target never goes below the floor, whatever bandwidth x time
+ * says: background_min (nfswb.exports(5)), by default this.
+ */
 #define NFSWB_MIN_TARGET_BYTES	(8ull << 20)
 /*
  * The cap never goes below this: each nfsd thread dirties up to ~4 MiB
@@ -61,6 +70,7 @@ struct nfswb_policy_in {
 	uint64_t write_rate;
 	bool have_write_rate;		/* false: the bandwidth alone paces */
 	uint64_t background_time_ms;
+	uint64_t background_min;	/* the target's floor; 0: the default */
 	uint64_t commit_target_ms;	/* 0: no cap */
 	uint64_t cap_in_force;		/* bytes, 0: none */
 	uint64_t knob_in_force_ms;	/* kernel knob, 0: none */
@@ -99,10 +109,17 @@ void nfswb_policy_decide(const struct nfswb_policy_in *in,
 			 struct nfswb_policy_out *out);
 
 /**
- * nfswb_policy_target - rate x background_time, at least
- * NFSWB_MIN_TARGET_BYTES: the backlog the policy lets build up.
+ * nfswb_policy_target - rate x background_time, at least @bg_min
+ * (0: NFSWB_MIN_TARGET_BYTES): the backlog the policy lets build up.
  */
-uint64_t nfswb_policy_target(uint64_t rate, uint64_t background_time_ms);
+uint64_t nfswb_policy_target(uint64_t rate, uint64_t background_time_ms,
+			     uint64_t bg_min);
+
+/**
+ * nfswb_policy_min_kick - the least kick worth its I/O with the floor
+ * @bg_min (0: the default): half of it, at most NFSWB_MIN_KICK_BYTES.
+ */
+uint64_t nfswb_policy_min_kick(uint64_t bg_min);
 
 /**
  * nfswb_policy_pace - the rate the target is sized by: the bandwidth,

@@ -27,7 +27,8 @@ void nfswb_step_sample(struct nfswb_estimator *est,
 		out->standby = nfswb_policy_standby(
 			in->dirty_bound_bytes,
 			nfswb_policy_target(nfswb_policy_pace(&p),
-					    p.background_time_ms),
+					    p.background_time_ms,
+					    p.background_min),
 			in->standby_in_force);
 }
 

@@ -290,28 +290,83 @@ static const struct pace_case {
 	  M(16), true, M(6), M(5), M(8), 1000, M(8), 0, false },
 };
 
+/* One pace case decided with the target floor @bg_min (0: the default). */
+static void check_pace(const struct pace_case *c, uint64_t bg_min)
+{
+	const struct nfswb_policy_in in = {
+		.interval_ms = 100,
+		.nfs_dirty_bytes = c->dirty,
+		.inflight_bytes = c->inflight,
+		.bandwidth = c->bw,
+		.write_rate = c->rate,
+		.have_write_rate = c->have_rate,
+		.background_time_ms = c->bg_ms,
+		.background_min = bg_min,
+	};
+	struct nfswb_policy_out o;
+
+	nfswb_policy_decide(&in, &o);
+	T_CHECK(o.target_bytes == c->target && o.kick_bytes == c->kick &&
+		o.limited == c->limited,
+		"%s: target %" PRIu64 " kick %" PRIu64 " limited %d",
+		c->name, o.target_bytes, o.kick_bytes, o.limited);
+}
+
 static void test_pace(void)
 {
 	for (size_t i = 0; i < sizeof(pace_cases) / sizeof(pace_cases[0]);
-	     i++) {
-		const struct pace_case *c = &pace_cases[i];
-		const struct nfswb_policy_in in = {
-			.interval_ms = 100,
-			.nfs_dirty_bytes = c->dirty,
-			.inflight_bytes = c->inflight,
-			.bandwidth = c->bw,
-			.write_rate = c->rate,
-			.have_write_rate = c->have_rate,
-			.background_time_ms = c->bg_ms,
-		};
-		struct nfswb_policy_out o;
+	     i++)
+		check_pace(&pace_cases[i], 0);
+}
 
-		nfswb_policy_decide(&in, &o);
-		T_CHECK(o.target_bytes == c->target && o.kick_bytes == c->kick &&
-			o.limited == c->limited,
-			"%s: target %" PRIu64 " kick %" PRIu64 " limited %d",
-			c->name, o.target_bytes, o.kick_bytes, o.limited);
-	}
+/*
+ * The floor, background_min: it bounds the target from below and halves
+ * into the minimum kick (at most 4 MiB).  A 16 MiB/s device, interval
+ * 100 ms: the in-flight budget is 16 MiB/s x 200 ms = 3355443 bytes.
+ */
+#define K(n)	((uint64_t)(n) << 10)	/* KiB */
+
+static const struct floor_case {
+	uint64_t bg_min;
+	struct pace_case c;
+} floor_cases[] = {
+	/* 3.5 MiB/s x 100 ms = 367001 bytes */
+	{ K(512), { "randwrite at 3.5 MiB/s, 100 ms, floor 512 KiB: target 512 KiB",
+	  M(16), true, K(3584), 0, 0, 100, K(512), 0, false } },
+	{ 0, { "the same, floor 0: the default 8 MiB",
+	  M(16), true, K(3584), M(1), 0, 100, M(8), 0, false } },
+	{ K(512), { "floor 512 KiB, 1 MiB dirty: the 512 KiB excess kicked",
+	  M(16), true, K(3584), M(1), 0, 100, K(512), K(512), false } },
+	/* room 3355443 - 3000000 = 355443 >= the 256 KiB minimum */
+	{ K(512), { "floor 512 KiB, room 347 KiB of excess 2 MiB: kicked, limited",
+	  M(16), true, K(3584), K(2560), 3000000, 100, K(512), 355443, true } },
+	/* budget raised to 4 MiB, room 4194304 - 3000000 = 1194304 < 4 MiB */
+	{ 0, { "default floor, room 1.1 MiB of excess 2 MiB: deferred, limited",
+	  M(16), true, K(3584), M(10), 3000000, 100, M(8), 0, true } },
+	/* room 204800 < 262144 */
+	{ K(512), { "floor 512 KiB, room 200 KiB < 256 KiB minimum: deferred",
+	  M(16), true, K(3584), K(2560), 3355443 - K(200), 100, K(512), 0, true } },
+	/* 100 KiB/s x 200 ms = 20480, raised to the 32 KiB minimum kick */
+	{ K(64), { "floor 64 KiB on a 100 KiB/s device: one 32 KiB kick in flight",
+	  K(100), false, 0, K(164), 0, 100, K(64), K(32), true } },
+	{ M(1024), { "floor 1 GiB: target 1 GiB, kicks still from 4 MiB (budget 20)",
+	  M(100), false, 0, M(1024 + 50), 0, 1000, M(1024), M(20), true } },
+};
+
+static void test_floor(void)
+{
+	for (size_t i = 0; i < sizeof(floor_cases) / sizeof(floor_cases[0]);
+	     i++)
+		check_pace(&floor_cases[i].c, floor_cases[i].bg_min);
+	T_CHECK(nfswb_policy_min_kick(0) == M(4) &&
+		nfswb_policy_min_kick(M(8)) == M(4) &&
+		nfswb_policy_min_kick(K(512)) == K(256) &&
+		nfswb_policy_min_kick(M(1024)) == M(4),
+		"nfswb_policy_min_kick: 0 %" PRIu64 ", 512 KiB %" PRIu64,
+		nfswb_policy_min_kick(0), nfswb_policy_min_kick(K(512)));
+	T_CHECK(nfswb_policy_target(M(1), 100, K(512)) == K(512) &&
+		nfswb_policy_target(M(10), 100, K(512)) == M(1),
+		"nfswb_policy_target with a 512 KiB floor");
 }
 
 static void test_standby(void)
@@ -322,8 +377,8 @@ static void test_standby(void)
 					     standby_cases[i].target,
 					     standby_cases[i].in_force) ==
 			standby_cases[i].standby, "%s", standby_cases[i].name);
-	T_CHECK(nfswb_policy_target(M(100), 1000) == M(100) &&
-		nfswb_policy_target(M(1), 1000) == NFSWB_MIN_TARGET_BYTES,
+	T_CHECK(nfswb_policy_target(M(100), 1000, 0) == M(100) &&
+		nfswb_policy_target(M(1), 1000, 0) == NFSWB_MIN_TARGET_BYTES,
 		"nfswb_policy_target");
 }
 
@@ -332,6 +387,7 @@ int main(void)
 	test_knob();
 	test_pace();
 	test_standby();
+	test_floor();
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct policy_case *c = &cases[i];
 		const struct nfswb_policy_in in = {

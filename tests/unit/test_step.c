@@ -274,11 +274,47 @@ static void test_pace(void)
 		"bandwidth=16M: target %" PRIu64, out.decision.target_bytes);
 }
 
+/*
+ * A small floor (background_min) reaches the standby thresholds too: a
+ * 1 MiB/s device (fixed) with background_time 100 ms and 1 MiB dirty
+ * stands by under the default 8 MiB floor (1 MiB < 8/4), but with a
+ * 512 KiB floor it measures and kicks: of the 512 KiB above the target,
+ * the in-flight budget (1 MiB/s x 200 ms = 200 KiB, raised to the
+ * 256 KiB minimum kick) lets 256 KiB go now.
+ */
+static void test_floor(void)
+{
+	struct nfswb_estimator_params p = { .fixed_bw = MiB };
+	struct nfswb_step_in in = {
+		.decide = true, .have_bound = true,
+		.dirty_bound_bytes = MiB,
+		.policy = { .now_ms = 1000, .interval_ms = 100,
+			    .background_time_ms = 100,
+			    .nfs_dirty_bytes = MiB },
+	};
+	struct nfswb_step_out out;
+	struct nfswb_estimator est;
+
+	nfswb_estimator_init(&est, &p);
+	nfswb_step(&est, &in, &out);
+	T_CHECK(out.standby && out.decision.target_bytes == 8 * MiB &&
+		!out.decision.kick_bytes,
+		"default floor: 1 MiB of an 8 MiB target stands by");
+
+	in.policy.background_min = 512 << 10;
+	nfswb_step(&est, &in, &out);
+	T_CHECK(!out.standby && out.decision.target_bytes == 512 << 10 &&
+		out.decision.kick_bytes == 256 << 10 && out.decision.limited,
+		"512 KiB floor: measuring, target %" PRIu64 " kick %" PRIu64,
+		out.decision.target_bytes, out.decision.kick_bytes);
+}
+
 int main(void)
 {
 	test_table();
 	test_sampling();
 	test_standby();
 	test_pace();
+	test_floor();
 	return t_result();
 }
