@@ -83,6 +83,7 @@ void nfswb_export_opts_default(struct nfswb_export_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->mode = NFSWB_MODE_AUTO;
 	o->background_time_ms = 1000;
+	o->background_min = NFSWB_DEFAULT_BACKGROUND_MIN;
 	writers_default(o);
 }
 
@@ -93,6 +94,7 @@ static const struct {
 } opt_names[] = {
 	{ "mode", NFSWB_OPT_MODE },
 	{ "background_time", NFSWB_OPT_BG_TIME },
+	{ "background_min", NFSWB_OPT_BG_MIN },
 	{ "commit_target", NFSWB_OPT_COMMIT_TARGET },
 	{ "bandwidth", NFSWB_OPT_BANDWIDTH },
 	{ "min_bandwidth", NFSWB_OPT_MIN_BW },
@@ -219,6 +221,51 @@ static int parse_positive_rate(const char *value, const char *zero_hint,
 	return 0;
 }
 
+/* Exact, so that it parses back: the largest binary unit that divides. */
+static void format_size_exact(uint64_t v, const char *per, char *buf,
+			      size_t len)
+{
+	static const char units[] = "KMGT";
+	int i;
+
+	for (i = 3; i >= 0; i--) {
+		uint64_t m = UINT64_C(1) << (10 * (i + 1));
+
+		if (v >= m && v % m == 0) {
+			snprintf(buf, len, "%" PRIu64 "%ciB%s", v / m,
+				 units[i], per);
+			return;
+		}
+	}
+	snprintf(buf, len, "%" PRIu64 "B%s", v, per);
+}
+
+static void format_rate_exact(uint64_t v, char *buf, size_t len)
+{
+	format_size_exact(v, "/s", buf, len);
+}
+
+static int parse_background_min(const char *value, uint64_t *bytes,
+				char *why, size_t len)
+{
+	char lo[32], hi[32];
+	const char *reason;
+	uint64_t v;
+
+	if (nfswb_parse_size(value, &v, &reason)) {
+		snprintf(why, len, "%s", reason);
+		return -EINVAL;
+	}
+	if (v < NFSWB_MIN_BACKGROUND_MIN || v > NFSWB_MAX_BACKGROUND_MIN) {
+		format_size_exact(NFSWB_MIN_BACKGROUND_MIN, "", lo, sizeof(lo));
+		format_size_exact(NFSWB_MAX_BACKGROUND_MIN, "", hi, sizeof(hi));
+		snprintf(why, len, "outside %s..%s", lo, hi);
+		return -EINVAL;
+	}
+	*bytes = v;
+	return 0;
+}
+
 /* opt_apply - nfswb_export_opt_set() with the bare reason in @why. */
 static int opt_apply(struct nfswb_export_opts *o, unsigned int bit,
 		     const char *value, char *why, size_t len)
@@ -235,6 +282,9 @@ static int opt_apply(struct nfswb_export_opts *o, unsigned int bit,
 		ret = parse_positive_duration(value,
 					      "to leave an export alone, use mode=off",
 					      &o->background_time_ms, why, len);
+		break;
+	case NFSWB_OPT_BG_MIN:
+		ret = parse_background_min(value, &o->background_min, why, len);
 		break;
 	case NFSWB_OPT_COMMIT_TARGET:
 		ret = parse_positive_duration(value,
@@ -351,6 +401,8 @@ int nfswb_export_opts_merge(struct nfswb_export_opts *into,
 	}
 	if (from->background_time_ms < m.background_time_ms)
 		m.background_time_ms = from->background_time_ms;
+	if (from->background_min < m.background_min)
+		m.background_min = from->background_min;
 	m.commit_target_ms = min_set(m.commit_target_ms,
 				     from->commit_target_ms);
 	m.bandwidth = min_set(m.bandwidth, from->bandwidth);
@@ -383,6 +435,7 @@ bool nfswb_export_opts_equal(const struct nfswb_export_opts *a,
 
 	if (a->mode != b->mode ||
 	    a->background_time_ms != b->background_time_ms ||
+	    a->background_min != b->background_min ||
 	    a->commit_target_ms != b->commit_target_ms ||
 	    a->bandwidth != b->bandwidth ||
 	    a->min_bandwidth != b->min_bandwidth ||
@@ -395,24 +448,6 @@ bool nfswb_export_opts_equal(const struct nfswb_export_opts *a,
 	return true;
 }
 
-/* Exact, so that it parses back: the largest binary unit that divides. */
-static void format_rate_exact(uint64_t v, char *buf, size_t len)
-{
-	static const char units[] = "KMGT";
-	int i;
-
-	for (i = 3; i >= 0; i--) {
-		uint64_t m = UINT64_C(1) << (10 * (i + 1));
-
-		if (v >= m && v % m == 0) {
-			snprintf(buf, len, "%" PRIu64 "%ciB/s", v / m,
-				 units[i]);
-			return;
-		}
-	}
-	snprintf(buf, len, "%" PRIu64 "B/s", v);
-}
-
 /* One option's value as the file would write it, for merge notes. */
 static void opt_value(const struct nfswb_export_opts *o, unsigned int bit,
 		      char *buf, size_t len)
@@ -423,6 +458,9 @@ static void opt_value(const struct nfswb_export_opts *o, unsigned int bit,
 		break;
 	case NFSWB_OPT_BG_TIME:
 		nfswb_format_duration_ms(o->background_time_ms, buf, len);
+		break;
+	case NFSWB_OPT_BG_MIN:
+		format_size_exact(o->background_min, "", buf, len);
 		break;
 	case NFSWB_OPT_COMMIT_TARGET:
 		nfswb_format_duration_ms(o->commit_target_ms, buf, len);
@@ -512,6 +550,10 @@ void nfswb_export_opts_format(const struct nfswb_export_opts *o, char *buf,
 	append(buf, len, &pos, "mode", nfswb_mode_name(o->mode));
 	nfswb_format_duration_ms(o->background_time_ms, v, sizeof(v));
 	append(buf, len, &pos, "background_time", v);
+	if (o->background_min != NFSWB_DEFAULT_BACKGROUND_MIN) {
+		format_size_exact(o->background_min, "", v, sizeof(v));
+		append(buf, len, &pos, "background_min", v);
+	}
 	if (o->commit_target_ms) {
 		nfswb_format_duration_ms(o->commit_target_ms, v, sizeof(v));
 		append(buf, len, &pos, "commit_target", v);

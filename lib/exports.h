@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "policy.h"
 
 /*
  * mode=auto, one mode=NAME per registered mechanism (NFSWB_MODE_KERNEL,
@@ -47,11 +48,14 @@ enum {
 	NFSWB_OPT_MIN_BW	= 1u << 4,
 	NFSWB_OPT_MAX_BW	= 1u << 5,
 	NFSWB_OPT_WRITERS	= 1u << 6,
+	NFSWB_OPT_BG_MIN	= 1u << 7,
 };
 
 struct nfswb_export_opts {
 	enum nfswb_mode mode;
 	uint64_t background_time_ms;	/* default 1000 */
+	/* The target's floor, bytes; default NFSWB_DEFAULT_BACKGROUND_MIN. */
+	uint64_t background_min;
 	uint64_t commit_target_ms;	/* 0: no dirty cap */
 	uint64_t bandwidth;		/* bytes/s; 0: estimate */
 	uint64_t min_bandwidth;		/* bytes/s; 0: built-in floor */
@@ -82,8 +86,19 @@ struct nfswb_config {
 /* Sanity bounds: products of rate and time stay far below 2^64. */
 #define NFSWB_MAX_DURATION_MS	(60ULL * 60 * 1000)	/* 1 hour */
 #define NFSWB_MAX_RATE		(1ULL << 40)		/* 1 TiB/s */
+/*
+ * background_min: the target (policy.h) never goes below it.  8 MiB by
+ * default; a smaller one lets data that arrives slower than the device
+ * writes be kicked almost as it comes.
+ */
+#define NFSWB_DEFAULT_BACKGROUND_MIN	NFSWB_MIN_TARGET_BYTES
+#define NFSWB_MIN_BACKGROUND_MIN	(64ULL << 10)	/* 64 KiB */
+#define NFSWB_MAX_BACKGROUND_MIN	(1ULL << 30)	/* 1 GiB */
 
-/* Built-in defaults: mode=auto, background_time=1s, writers=nfsd:ganesha.nfsd. */
+/*
+ * Built-in defaults: mode=auto, background_time=1s, background_min=8MiB,
+ * writers=nfsd:ganesha.nfsd.
+ */
 void nfswb_export_opts_default(struct nfswb_export_opts *o);
 
 /*
@@ -113,6 +128,7 @@ int nfswb_export_opts_check(const struct nfswb_export_opts *o, char *why,
  *   mode            auto yields to an explicit mode; two different
  *                   explicit modes are an error
  *   background_time the smallest
+ *   background_min  the smallest
  *   commit_target   the smallest of those set
  *   bandwidth       a fixed rate wins over estimation; of two different
  *                   fixed rates the smallest
@@ -152,8 +168,9 @@ bool nfswb_export_opts_equal(const struct nfswb_export_opts *a,
 /*
  * nfswb_export_opts_format - the canonical option list, e.g.
  * "mode=auto,background_time=1s,writers=nfsd:ganesha.nfsd".  Options at
- * their "unset" value (commit_target, the bandwidths) are left out, so
- * the text parses back to the same options.
+ * their "unset" value (commit_target, the bandwidths) or, for
+ * background_min, at its default are left out, so the text parses back
+ * to the same options.
  */
 void nfswb_export_opts_format(const struct nfswb_export_opts *o, char *buf,
 			      size_t len);

@@ -687,6 +687,7 @@ static const struct {
 } nfswbd_keys[] = {
 	{ "mode", "mode" },
 	{ "background-time", "background_time" },
+	{ "background-min", "background_min" },
 	{ "commit-target", "commit_target" },
 	{ "bandwidth", "bandwidth" },
 	{ "min-bandwidth", "min_bandwidth" },

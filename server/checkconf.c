@@ -5,8 +5,9 @@
  * one line each, on stdout:
  *
  *   PATH bdi=8:0 blockdev=sda fstype=ext4 mode=auto effective=files
- *        background_time=1s commit_target=none bandwidth=estimated
- *        min_bandwidth=4MiB/s max_bandwidth=none writers=nfsd:ganesha.nfsd
+ *        background_time=1s background_min=8MiB commit_target=none
+ *        bandwidth=estimated min_bandwidth=4MiB/s max_bandwidth=none
+ *        writers=nfsd:ganesha.nfsd
  *        shared=N reason="..."
  *
  * (one line; wrapped here).  Errors go to stderr as FILE:LINE: reason,
@@ -50,6 +51,8 @@ static void print_export(FILE *out, const struct nfswbd_dev *d,
 	fprintf(out, " background_time=%s",
 		nfswb_format_duration_ms(o->background_time_ms, buf,
 					 sizeof(buf)));
+	fprintf(out, " background_min=%s",
+		nfswb_format_size(o->background_min, buf, sizeof(buf)));
 	fprintf(out, " commit_target=%s", o->commit_target_ms ?
 		nfswb_format_duration_ms(o->commit_target_ms, buf,
 					 sizeof(buf)) : "none");

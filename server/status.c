@@ -120,6 +120,7 @@ static void write_device(struct nfswb_json *j, const struct nfswbd_dev *d)
 	nfswb_json_arr_end(j);
 
 	nfswb_json_u64(j, "background_time_ms", d->opts.background_time_ms);
+	nfswb_json_u64(j, "background_min_bytes", d->opts.background_min);
 	nfswb_json_u64(j, "commit_target_ms", d->opts.commit_target_ms);
 
 	nfswb_json_obj_begin(j, "bandwidth");

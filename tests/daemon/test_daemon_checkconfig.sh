@@ -9,7 +9,7 @@ good="$WORK/good.exports"
 cat > "$good" <<EOT
 # two exports on one device share one state
 $WORK/export1  (background_time=2s,commit_target=3s)
-$WORK/export2  (background_time=500ms,min_bandwidth=8M)
+$WORK/export2  (background_time=500ms,min_bandwidth=8M,background_min=512K)
 EOT
 out=$("$NFSWBD" --check-config -c "$good" --nfs-conf "$NFS_CONF" 2>"$WORK/err")
 rc=$?
@@ -21,10 +21,11 @@ case "$line1" in
 *) fail "good file: line 1 is not export1 on bdi $BDI: $line1" ;;
 esac
 # Merged: the smallest background_time, the only commit_target, the
-# largest min_bandwidth, for both exports.
+# largest min_bandwidth, the smallest background_min, for both exports.
 for l in "$line1" "$(printf '%s\n' "$out" | sed -n 2p)"; do
 	for want in background_time=500ms commit_target=3s \
-		    min_bandwidth=8MiB/s shared=2 mode=auto effective=; do
+		    min_bandwidth=8MiB/s background_min=512KiB shared=2 \
+		    mode=auto effective=; do
 		case "$l" in
 		*" $want"*) ;;
 		*) fail "good file: '$want' missing in: $l" ;;

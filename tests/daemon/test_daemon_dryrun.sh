@@ -28,6 +28,8 @@ json_valid "$st" || fail "status.json is not valid JSON"
 	fail "status exports"
 [ "$(json_get "$st" '.devices[0].commit_target_ms')" = 4000 ] ||
 	fail "status commit_target_ms"
+[ "$(json_get "$st" '.devices[0].background_min_bytes')" = 8388608 ] ||
+	fail "status background_min_bytes: not the 8 MiB default"
 # bandwidth x background_time, and never below the policy's floor.
 json_get "$st" '.devices[0] | ([8 * 1048576, .bandwidth.bytes_per_s * 2] | max) as $want
 	| (.target_bytes - $want) | fabs <= $want / 100' | grep -qx true ||

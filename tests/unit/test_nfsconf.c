@@ -32,6 +32,8 @@ static const struct {
 	{ .text = "[NFSWBD]\nMode = \"limit\"\nbandwidth = 100M # fixed\n"
 		  "min-bandwidth = 10M\nmax-bandwidth = 1G\n",
 	  .want = "mode=limit,background_time=1s,bandwidth=100MiB/s,min_bandwidth=10MiB/s,max_bandwidth=1GiB/s,writers=nfsd:ganesha.nfsd" },
+	{ .text = "[nfswbd]\nbackground-time = 100ms\nbackground-min = 512K\n",
+	  .want = "mode=auto,background_time=100ms,background_min=512KiB,writers=nfsd:ganesha.nfsd" },
 	/* [nfswbd "x"] is not ours */
 	{ .text = "[nfswbd]\nmode = kernel\n[nfswbd \"x\"]\nbogus = 1\n",
 	  .want = "mode=kernel,background_time=1s,writers=nfsd:ganesha.nfsd" },
@@ -41,6 +43,8 @@ static const struct {
 	{ .text = "[nfswbd]\n\nbackground-time = 0\nmode = fast\n",
 	  .errors = { "C:4: [nfswbd] mode = fast: unknown mode (use auto, kernel, files, limit or off)",
 		      "C:3: [nfswbd] background-time = 0: must be above 0 (to leave an export alone, use mode=off)" } },
+	{ .text = "[nfswbd]\nbackground-min = 2G\n",
+	  .errors = { "C:2: [nfswbd] background-min = 2G: outside 64KiB..1GiB" } },
 	{ .text = "[nfswbd]\nwriters = a_process_name_too_long\n",
 	  .errors = { "C:2: [nfswbd] writers = a_process_name_too_long: process name 'a_process_name_too_long' is longer than 15 characters (the kernel's comm)" } },
 	{ .text = "[nfswbd]\nmin-bandwidth = 2G\nmax-bandwidth = 1G\n",
