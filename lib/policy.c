@@ -146,6 +146,20 @@ bool nfswb_policy_standby(uint64_t bound, uint64_t target, bool in_force)
 	return bound < (target >> shift);
 }
 
+uint64_t nfswb_policy_standby_interval_ms(uint64_t bound, uint64_t target,
+					  uint64_t bandwidth,
+					  uint64_t interval_ms)
+{
+	uint64_t ms;
+
+	if (!bandwidth || bound >= target)
+		return interval_ms;
+	ms = nfswb_mul_sat(target - bound, 1000) / bandwidth;
+	if (ms > NFSWB_STANDBY_MAX_INTERVAL_MS)
+		ms = NFSWB_STANDBY_MAX_INTERVAL_MS;
+	return ms > interval_ms ? ms : interval_ms;
+}
+
 void nfswb_policy_decide(const struct nfswb_policy_in *in,
 			 struct nfswb_policy_out *out)
 {

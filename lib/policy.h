@@ -59,6 +59,8 @@
  */
 #define NFSWB_STANDBY_ENTER_SHIFT 2
 #define NFSWB_STANDBY_LEAVE_SHIFT 1
+/* The longest a standing-by device goes unsampled. */
+#define NFSWB_STANDBY_MAX_INTERVAL_MS 1000
 
 struct nfswb_policy_in {
 	uint64_t now_ms;
@@ -153,6 +155,29 @@ uint64_t nfswb_policy_pace(const struct nfswb_policy_in *in);
  * Return: true to stand by.
  */
 bool nfswb_policy_standby(uint64_t bound, uint64_t target, bool in_force);
+
+/**
+ * nfswb_policy_standby_interval_ms - when to sample a standing-by device
+ * @bound: the dirty bound it stands by with
+ * @target: nfswb_policy_target() now
+ * @bandwidth: what the device writes, bytes/s
+ * @interval_ms: the sampling interval
+ *
+ * A standing-by device costs a wakeup and two reads per sample, and no
+ * kick is due until its backlog passes the target.  Growing at the
+ * device's rate, the backlog takes (@target - @bound) / @bandwidth to get
+ * there (three quarters of background_time at least when the target is
+ * the bandwidth's, as a device stands by only below a quarter of it):
+ * sampled then, it makes the same kicks as sampled every interval.  Data
+ * written faster than the device comes only in bursts (past the dirty
+ * limits the kernel throttles writers to the device's rate), and a burst
+ * meets its first kick later by at most this interval.
+ * Return: that time, at most NFSWB_STANDBY_MAX_INTERVAL_MS and never
+ * below @interval_ms.
+ */
+uint64_t nfswb_policy_standby_interval_ms(uint64_t bound, uint64_t target,
+					  uint64_t bandwidth,
+					  uint64_t interval_ms);
 
 /*
  * The kernel knob (kernel mode): its threshold is the kernel's bandwidth

@@ -113,6 +113,7 @@ static void reload(struct loop *l)
 	*l->t = nt;
 	if (arm_timer(l->tfd, l->t->interval_ms) < 0)
 		xlog(L_ERROR, "timerfd_settime: %m");
+	l->t->sampling_ms = l->t->interval_ms;
 	nfswbd_table_log_modes(l->t);
 	nfswbd_commits_exports(l->commits, l->t);
 	xlog(L_NOTICE, "configuration reloaded: %zu export(s) on %zu device(s)",
@@ -145,7 +146,7 @@ static void on_signal(struct loop *l)
 
 static void on_timer(struct loop *l)
 {
-	uint64_t expirations, now;
+	uint64_t expirations, now, next;
 
 	if (read(l->tfd, &expirations, sizeof(expirations)) < 0)
 		return;
@@ -153,7 +154,13 @@ static void on_timer(struct loop *l)
 	/* trace_pipe may wake poll() only past a watermark: drain anyway. */
 	if (l->commits)
 		nfswbd_commits_read(l->commits);
-	nfswbd_tick(l->s, l->t, now);
+	next = nfswbd_tick(l->s, l->t, now);
+	if (next != l->t->sampling_ms && !l->s->once) {
+		if (arm_timer(l->tfd, next) < 0)
+			xlog(L_ERROR, "timerfd_settime: %m");
+		else
+			l->t->sampling_ms = next;
+	}
 	if (l->s->once) {
 		if (l->s->dry_run)
 			nfswbd_print_decisions(l->t, stdout);
@@ -219,6 +226,7 @@ int nfswbd_run(struct nfswbd_settings *s, const struct nfswbd_cmdline *cl,
 		xlog(L_ERROR, "timerfd: %m");
 		goto out;
 	}
+	t->sampling_ms = t->interval_ms;
 
 	l.run.start_time_s = (uint64_t)time(NULL);
 	nfswbd_status_set_run(&l.run);

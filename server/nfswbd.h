@@ -137,6 +137,7 @@ struct nfswbd_dev {
 	bool decided;
 	bool standby;				/* stood by last interval */
 	uint64_t standby_intervals;		/* how many it stood by */
+	uint64_t sample_ms;			/* when it wants its next sample */
 	uint64_t dry_cap;			/* cap a dry run would have set */
 
 	uint64_t last_log_ms;
@@ -150,6 +151,7 @@ struct nfswbd_table {
 	struct nfswbd_dev *devs;
 	size_t ndevs;
 	uint64_t interval_ms;
+	uint64_t sampling_ms;			/* the interval in force now */
 	unsigned int max_files;
 	bool use_io_uring;
 	struct nfswb_restore *restore;		/* when acting */
@@ -206,7 +208,7 @@ int nfswbd_run(struct nfswbd_settings *s, const struct nfswbd_cmdline *cl,
 
 /* tick.c */
 void nfswbd_prime(struct nfswbd_table *t, uint64_t now_ms);
-void nfswbd_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
+uint64_t nfswbd_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 		 uint64_t now_ms);
 void nfswbd_print_decisions(const struct nfswbd_table *t, FILE *out);
 

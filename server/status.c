@@ -222,6 +222,9 @@ static void write_document(FILE *f, const struct nfswbd_settings *s,
 	nfswb_json_str(&j, "mode", s->dry_run ? "dry-run" : "acting");
 	nfswb_json_u64(&j, "monotonic_ms", now_ms);
 	nfswb_json_u64(&j, "interval_ms", t->interval_ms);
+	/* Longer while every device stands by. */
+	nfswb_json_u64(&j, "sampling_ms", t->sampling_ms ? t->sampling_ms
+							 : t->interval_ms);
 	write_run(&j, s);
 
 	nfswb_json_obj_begin(&j, "config");

@@ -84,6 +84,7 @@ static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 	struct nfswb_blkstat st;
 	int ret;
 
+	d->sample_ms = t->interval_ms;
 	ret = nfswb_blkstat_read(d->id.stat_path, &st);
 	if (!ret) {
 		in.stat = &st;
@@ -147,6 +148,10 @@ static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 	if (!out.decided)
 		return;
 	d->decision = out.decision;
+	if (out.standby)
+		d->sample_ms = nfswb_policy_standby_interval_ms(
+			in.dirty_bound_bytes, out.decision.target_bytes,
+			out.bandwidth, t->interval_ms);
 	if (d->decision.cap_change)
 		d->dry_cap = d->decision.cap_bytes;
 
@@ -199,16 +204,26 @@ static void drop_gone(const struct nfswbd_settings *s, struct nfswbd_table *t)
 
 /**
  * nfswbd_tick - one sampling interval for every device.
+ *
+ * Return: the time to the next one, the shortest any device wants: the
+ * sampling interval, or longer while every device stands by
+ * (nfswb_policy_standby_interval_ms).
  */
-void nfswbd_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
-		 uint64_t now_ms)
+uint64_t nfswbd_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
+		     uint64_t now_ms)
 {
+	uint64_t next = UINT64_MAX;
+
 	if (!t->present_ms || now_ms - t->present_ms >= NFSWBD_PRESENT_PERIOD_MS) {
 		drop_gone(s, t);
 		t->present_ms = now_ms;
 	}
-	for (size_t i = 0; i < t->ndevs; i++)
+	for (size_t i = 0; i < t->ndevs; i++) {
 		dev_tick(s, t, &t->devs[i], now_ms);
+		if (t->devs[i].sample_ms < next)
+			next = t->devs[i].sample_ms;
+	}
+	return next == UINT64_MAX ? t->interval_ms : next;
 }
 
 /** nfswbd_print_decisions - --once --dry-run: each decision, one line. */

@@ -106,6 +106,20 @@ with open(sys.argv[1], "r+b" if os.path.exists(sys.argv[1]) else "wb") as f:
 PY
 }
 
+# fake_sysroot ROOT: a /sys and /proc under ROOT (for --sysroot) in which
+# $WORK/export1 is on "fakedisk", an idle disk with a debugfs bdi stats
+# file; sets majmin (its bdi).  The caller writes stats and vmstat.
+fake_sysroot() {
+	majmin=$(stat -c '%Hd:%Ld' "$WORK/export1")
+	mkdir -p "$1/proc/self" "$1/sys/dev/block" "$1/sys/devices/fakedisk" \
+		"$1/sys/class/bdi/$majmin" "$1/sys/block/fakedisk" \
+		"$1/sys/kernel/debug/bdi/$majmin"
+	cat /proc/self/mountinfo > "$1/proc/self/mountinfo"
+	ln -s ../../devices/fakedisk "$1/sys/dev/block/$majmin"
+	echo "$majmin" > "$1/sys/devices/fakedisk/dev"
+	echo "1 0 2 0 3 0 48 0 0 5 5 0 0 0 0 0 0" > "$1/sys/block/fakedisk/stat"
+}
+
 # loop_export SIZE: an ext4 loop image of SIZE mounted at $WORK/mnt with
 # an empty $WORK/mnt/exp, for the tests that let nfswbd act; sets LOOP,
 # bdi and sys (its /sys/class/bdi directory), skips where this machine

@@ -7,14 +7,7 @@
 . "${srcdir:-.}/daemon/daemon-lib.sh"
 
 root="$WORK/root"
-majmin=$(stat -c '%Hd:%Ld' "$WORK/export1")
-mkdir -p "$root/proc/self" "$root/sys/dev/block" "$root/sys/devices/fakedisk" \
-	"$root/sys/class/bdi/$majmin" "$root/sys/block/fakedisk" \
-	"$root/sys/kernel/debug/bdi/$majmin"
-cat /proc/self/mountinfo > "$root/proc/self/mountinfo"
-ln -s ../../devices/fakedisk "$root/sys/dev/block/$majmin"
-echo "$majmin" > "$root/sys/devices/fakedisk/dev"
-echo "1 0 2 0 3 0 48 0 0 5 5 0 0 0 0 0 0" > "$root/sys/block/fakedisk/stat"
+fake_sysroot "$root"
 printf 'BdiWriteback:            0 kB\nBdiReclaimable:      12345 kB\n' \
 	> "$root/sys/kernel/debug/bdi/$majmin/stats"
 printf 'nr_free_pages 1000\nnr_dirty 100\nnr_writeback 0\n' > "$root/proc/vmstat"

@@ -15,6 +15,7 @@
 #include "test.h"
 
 #define M(n)	((uint64_t)(n) << 20)	/* MiB */
+#define K(n)	((uint64_t)(n) << 10)	/* KiB */
 #define MAX	UINT64_MAX
 
 struct policy_case {
@@ -369,8 +370,43 @@ static void test_floor(void)
 		"nfswb_policy_target with a 512 KiB floor");
 }
 
+/*
+ * The standby interval: the time the backlog takes to reach the target
+ * at the device's rate, between the sampling interval and 1 s.
+ */
+static const struct {
+	const char *name;
+	uint64_t bound, target, bw, interval_ms, want_ms;
+} standby_interval_cases[] = {
+	{ "clean, target 1 s of the device: 1 s", 0, M(32), M(32), 100, 1000 },
+	{ "a quarter dirty: 750 ms", M(8), M(32), M(32), 100, 750 },
+	{ "the lab's randwrite: 8 MiB floor at 32 MiB/s, 64 KiB: 248 ms",
+	  K(64), M(8), M(32), 100, 248 },
+	{ "2 MiB of the 8 MiB floor at 32 MiB/s: 187 ms",
+	  M(2), M(8), M(32), 100, 187 },
+	{ "a slow device: capped at 1 s", 0, M(8), M(1), 100, 1000 },
+	{ "a fast device: never below the interval", M(7), M(8), M(100), 100,
+	  100 },
+	{ "a longer interval given: kept", 0, M(32), M(32), 2000, 2000 },
+	{ "at the target: the interval", M(8), M(8), M(32), 100, 100 },
+	{ "bandwidth unknown: the interval", 0, M(8), 0, 100, 100 },
+	{ "saturated sizes: 1 s", 0, UINT64_MAX, 1, 100, 1000 },
+};
+
 static void test_standby(void)
 {
+	for (size_t i = 0; i < sizeof(standby_interval_cases) /
+			       sizeof(standby_interval_cases[0]); i++) {
+		uint64_t got = nfswb_policy_standby_interval_ms(
+			standby_interval_cases[i].bound,
+			standby_interval_cases[i].target,
+			standby_interval_cases[i].bw,
+			standby_interval_cases[i].interval_ms);
+
+		T_CHECK(got == standby_interval_cases[i].want_ms,
+			"%s: %" PRIu64 " ms", standby_interval_cases[i].name,
+			got);
+	}
 	for (size_t i = 0; i < sizeof(standby_cases) /
 			       sizeof(standby_cases[0]); i++)
 		T_CHECK(nfswb_policy_standby(standby_cases[i].bound,
