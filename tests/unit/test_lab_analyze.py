@@ -76,10 +76,12 @@ def run_fixture(work, name, cpu_ticks, disk_read_sectors):
           "read_sectors_after=%d\nsectors_after=%d\nscenario_s=20\n"
           % (100 + disk_read_sectors, 96 << 11))
     write(d + "/nfswbd-proc.txt",
-          "at=start t=100.00 cpu_ticks=50 clk_tck=100\n"
-          "at=end t=120.00 cpu_ticks=%d clk_tck=100\n"
+          "at=start t=100.00 cpu_ticks=50 clk_tck=100 main_ticks=40 "
+          "others_ticks=10\n"
+          "at=end t=120.00 cpu_ticks=%d clk_tck=100 main_ticks=50 "
+          "others_ticks=%d\n"
           "at=stop t=121.50 cpu_ticks=%d clk_tck=100 VmHWM=5120 VmRSS=4096 "
-          "Threads=3\n" % (50 + cpu_ticks, 60 + cpu_ticks))
+          "Threads=3\n" % (50 + cpu_ticks, cpu_ticks - 10, 60 + cpu_ticks))
     return d
 
 
@@ -96,6 +98,9 @@ def test_run_metrics(la, work):
     check(a.get("nfswbd_cpu_pct") == 2.0, "nfswbd CPU 0.4 s / 20 s: %s"
           % a.get("nfswbd_cpu_pct"))
     check(a.get("nfswbd_rss_peak_kB") == 5120, "nfswbd RSS is VmHWM")
+    # Of those 40 ticks the main thread ran 10: 0.5 %; the workers the rest.
+    check(a.get("nfswbd_main_cpu_pct") == 0.5, "nfswbd main thread 0.1 s / 20 s: %s"
+          % a.get("nfswbd_main_cpu_pct"))
     check(a["fio_read_latency_us"].get("p99") == 700, "read p99 (fio clat)")
     # Readahead that reads more than the client asked for: no hit at
     # all, not a negative ratio.
@@ -108,6 +113,14 @@ def test_run_metrics(la, work):
     c = la.analyze_run(work + "/run-2")
     check(c["status"] == "failed" and any("nfswbd-proc.txt" in e for e in c["errors"]),
           "a broken nfswbd-proc.txt fails the run: %s" % c.get("errors"))
+    # A lab from before main_ticks: the total only.
+    write(work + "/run-2/nfswbd-proc.txt",
+          "at=start t=1 cpu_ticks=0 clk_tck=100\n"
+          "at=end t=2 cpu_ticks=1 clk_tck=100\n")
+    c = la.analyze_run(work + "/run-2")
+    check(c.get("nfswbd_cpu_pct") == 1.0 and "nfswbd_main_cpu_pct" not in c,
+          "without main_ticks no main thread figure: %s"
+          % {k: v for k, v in c.items() if k.startswith("nfswbd")})
     # Medians and the spread of the new figures across runs.
     m = la.combine([a, b], ["run-1", "run-2"])
     check(m["range"].get("reread_hit_ratio") == [0.0, 0.75], "hit ratio spread")
