@@ -25,23 +25,15 @@
 
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "sim_device.h"
 #include "step.h"
 #include "test.h"
 
 #define MiB		(1024.0 * 1024.0)
 #define NSTREAMS	16
 #define FSYNC_EVERY	(16 * MiB)
-#define QUEUE		4096
-#define MAX_COMMITS	4096
-
-struct request {
-	double bytes;		/* left to write */
-	int commit;		/* stream waiting for it, or -1: a kick */
-	uint64_t start_ms;	/* when the COMMIT came */
-};
 
 struct stream {
 	double rate;		/* bytes/s while not waiting */
@@ -54,35 +46,15 @@ struct stream {
 struct msim {
 	double capacity;	/* sustained, bytes/s */
 	double bucket_cap, bucket, burst_x;
-	struct request q[QUEUE];
-	unsigned int qhead, qn;
-	double queued;		/* bytes in q */
+	struct sim_device dev;
 	struct stream s[NSTREAMS];
-	double written, busy_ms, write_ticks;
 	uint64_t now_ms, interval_ms;
 	struct nfswb_estimator est;
 	bool standby;
-	uint64_t lat[MAX_COMMITS];
-	unsigned int ncommits;
 	uint64_t kicks;
 	double target_sum;
 	uint64_t target_n;
 };
-
-static void enqueue(struct msim *m, double bytes, int commit)
-{
-	struct request *r;
-
-	if (m->qn == QUEUE) {
-		fprintf(stderr, "simulated queue full\n");
-		exit(T_EXIT_FAIL);
-	}
-	r = &m->q[(m->qhead + m->qn++) % QUEUE];
-	r->bytes = bytes;
-	r->commit = commit;
-	r->start_ms = m->now_ms;
-	m->queued += bytes;
-}
 
 /* The files mechanism's order: oldest dirty data first, whole files. */
 static void kick(struct msim *m, double left)
@@ -97,12 +69,12 @@ static void kick(struct msim *m, double left)
 		if (!old)
 			return;
 		if (old->dirty <= left) {
-			enqueue(m, old->dirty, -1);
+			sim_enqueue(&m->dev, old->dirty, -1, m->now_ms);
 			left -= old->dirty;
 			old->dirty = 0;
 			old->first_dirty_ms = 0;
 		} else {
-			enqueue(m, left, -1);
+			sim_enqueue(&m->dev, left, -1, m->now_ms);
 			old->dirty -= left;
 			left = 0;
 		}
@@ -111,36 +83,18 @@ static void kick(struct msim *m, double left)
 
 static void msim_sample(struct msim *m)
 {
-	struct nfswb_blkstat st = { .nfields = 17 };
 	double dirty = 0;
-	struct nfswb_step_in in;
 	struct nfswb_step_out out;
 
 	for (int i = 0; i < NSTREAMS; i++)
 		dirty += m->s[i].dirty;
-	st.wr_sectors = (uint64_t)(m->written / 512);
-	st.io_ticks = (uint64_t)m->busy_ms;
-	st.wr_ticks = (uint64_t)m->write_ticks;
-	st.in_flight = m->qn ? 1 : 0;
-	in = (struct nfswb_step_in){
-		.stat = &st,
-		.decide = true,
-		.have_bound = true,
-		.dirty_bound_bytes = (uint64_t)dirty,
-		.standby_in_force = m->standby,
-		.policy = {
-			.now_ms = m->now_ms,
-			.interval_ms = m->interval_ms,
-			.background_time_ms = 1000,
-			/* All writeback, as the kernel's nr_writeback has it. */
-			.inflight_bytes = (uint64_t)m->queued,
-		},
-	};
-	nfswb_step_sample(&m->est, &in, &out);
-	m->standby = out.standby;
-	if (!out.standby)
-		in.policy.nfs_dirty_bytes = (uint64_t)dirty;
-	nfswb_step_decide(&m->est, &in, &out);
+	/* In flight: all the queue, as the kernel's nr_writeback has it. */
+	sim_device_step(&m->dev, &m->est, dirty,
+			(struct nfswb_policy_in){
+				.now_ms = m->now_ms,
+				.interval_ms = m->interval_ms,
+				.background_time_ms = 1000,
+			}, &m->standby, &out);
 	if (out.decision.kick_bytes) {
 		m->kicks++;
 		kick(m, (double)out.decision.kick_bytes);
@@ -149,10 +103,17 @@ static void msim_sample(struct msim *m)
 	m->target_n++;
 }
 
+static void msim_woken(void *arg, int waiter)
+{
+	struct msim *m = arg;
+
+	m->s[waiter].waiting = false;
+}
+
 static void msim_ms(struct msim *m)
 {
-	double can = m->capacity / 1000.0, speed, w = 0, busy;
-	double depth = m->queued / (512 * 1024.0) + 1;
+	double can = m->capacity / 1000.0, speed;
+	double depth = sim_device_depth(&m->dev);
 
 	for (int i = 0; i < NSTREAMS; i++) {
 		struct stream *s = &m->s[i];
@@ -165,7 +126,7 @@ static void msim_ms(struct msim *m)
 		s->dirty += b;
 		s->since_fsync += b;
 		if (s->since_fsync >= FSYNC_EVERY) {
-			enqueue(m, s->dirty, i);
+			sim_enqueue(&m->dev, s->dirty, i, m->now_ms);
 			s->dirty = 0;
 			s->first_dirty_ms = 0;
 			s->since_fsync = 0;
@@ -182,38 +143,11 @@ static void msim_ms(struct msim *m)
 	if (m->bucket > m->bucket_cap)
 		m->bucket = m->bucket_cap;
 	speed = can * m->burst_x < m->bucket ? can * m->burst_x : m->bucket;
-	while (m->qn && w < speed) {
-		struct request *r = &m->q[m->qhead];
-		double n = r->bytes < speed - w ? r->bytes : speed - w;
-
-		r->bytes -= n;
-		m->queued -= n;
-		w += n;
-		if (r->bytes > 1e-6)
-			break;
-		if (r->commit >= 0) {
-			if (m->ncommits < MAX_COMMITS)
-				m->lat[m->ncommits++] = m->now_ms - r->start_ms;
-			m->s[r->commit].waiting = false;
-		}
-		m->qhead = (m->qhead + 1) % QUEUE;
-		m->qn--;
-	}
-	m->bucket -= w;
-	busy = m->qn ? 1 : w / (can * m->burst_x);
-	m->written += w;
-	m->busy_ms += busy;
-	m->write_ticks += busy * (depth < 64 ? depth : 64);
+	m->bucket -= sim_device_write(&m->dev, speed, can * m->burst_x, depth,
+				      m->now_ms, msim_woken, m);
 	m->now_ms++;
 	if (m->now_ms % m->interval_ms == 0)
 		msim_sample(m);
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 struct mw_case {
@@ -232,6 +166,7 @@ static void test_multiwriter(void)
 	for (size_t c = 0; c < sizeof(mw_cases) / sizeof(mw_cases[0]); c++) {
 		static struct msim m;
 		double bw, p99, worst, bound;
+		unsigned int n;
 
 		memset(&m, 0, sizeof(m));
 		m.capacity = 16 * MiB;
@@ -247,10 +182,14 @@ static void test_multiwriter(void)
 		/* 512 MiB at 6 MiB/s: the lab's 90 s. */
 		for (uint64_t t = 0; t < 90000; t++)
 			msim_ms(&m);
-		qsort(m.lat, m.ncommits, sizeof(m.lat[0]), cmp_u64);
+		n = m.dev.ncommits;
+		T_CHECK(n >= 30, "%u COMMITs", n);
+		if (!n)
+			continue;
+		sim_sort(m.dev.lat, n);
 		bw = (double)nfswb_estimator_bandwidth(&m.est);
-		p99 = (double)m.lat[m.ncommits * 99 / 100];
-		worst = (double)m.lat[m.ncommits - 1];
+		p99 = (double)sim_percentile(m.dev.lat, n, 99);
+		worst = (double)sim_percentile(m.dev.lat, n, 100);
 		/*
 		 * A COMMIT finds at most the target's floor and the kicks
 		 * in flight (two intervals of the device), plus what the 16
@@ -260,7 +199,6 @@ static void test_multiwriter(void)
 		 */
 		bound = (NFSWB_MIN_TARGET_BYTES + 2 * 0.1 * m.capacity +
 			 mw_cases[c].rate * MiB * 0.2) / m.capacity * 1000;
-		T_CHECK(m.ncommits >= 30, "%u COMMITs", m.ncommits);
 		/* Below the device's speed nothing shows it: cold is fine. */
 		T_CHECK(bw <= 1.25 * m.capacity ||
 			bw == NFSWB_EST_DEFAULT_INITIAL,
@@ -272,7 +210,7 @@ static void test_multiwriter(void)
 		printf("multiwriter %4.1f MiB/s on 16, bursts %2.0fx: estimate %5.1f MiB/s, target mean %5.1f MiB, %u COMMITs p99 %4.0f max %4.0f ms (bound %3.0f), %" PRIu64 " kicks\n",
 		       mw_cases[c].rate, mw_cases[c].burst_x, bw / MiB,
 		       m.target_sum / (double)(m.target_n ? m.target_n : 1) / MiB,
-		       m.ncommits, p99, worst, bound, m.kicks);
+		       n, p99, worst, bound, m.kicks);
 	}
 }
 

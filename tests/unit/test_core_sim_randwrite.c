@@ -22,100 +22,63 @@
 
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "sim_device.h"
 #include "step.h"
 #include "test.h"
 
 #define MiB		(1024.0 * 1024.0)
 #define WRITE_SIZE	(64 * 1024.0)
 #define FSYNC_EVERY	(2 * MiB)
-#define QUEUE		4096
-#define MAX_COMMITS	4096
-
-struct request {
-	double bytes;		/* left to write */
-	bool commit;		/* the client waits for it */
-	uint64_t start_ms;	/* when the COMMIT came */
-};
 
 struct rsim {
 	double capacity;	/* bytes/s */
 	double rate;		/* the client's, bytes/s while not waiting */
 	double arrived;		/* written by the client, to the next 64 KiB */
-	double dirty, since_fsync, queued;
+	double dirty, since_fsync;
 	bool waiting;
-	struct request q[QUEUE];
-	unsigned int qhead, qn;
-	double written, busy_ms, write_ticks;
+	struct sim_device dev;
 	uint64_t now_ms, interval_ms, background_time_ms, background_min;
 	struct nfswb_estimator est;
 	bool standby;
-	uint64_t lat[MAX_COMMITS];
-	unsigned int ncommits;
 	uint64_t kicks;
 };
 
-static void enqueue(struct rsim *m, double bytes, bool commit)
-{
-	struct request *r;
-
-	if (m->qn == QUEUE) {
-		fprintf(stderr, "simulated queue full\n");
-		exit(T_EXIT_FAIL);
-	}
-	r = &m->q[(m->qhead + m->qn++) % QUEUE];
-	r->bytes = bytes;
-	r->commit = commit;
-	r->start_ms = m->now_ms;
-	m->queued += bytes;
-}
-
 static void rsim_sample(struct rsim *m)
 {
-	struct nfswb_blkstat st = { .nfields = 17 };
-	struct nfswb_step_in in;
 	struct nfswb_step_out out;
 	double kick;
 
-	st.wr_sectors = (uint64_t)(m->written / 512);
-	st.io_ticks = (uint64_t)m->busy_ms;
-	st.wr_ticks = (uint64_t)m->write_ticks;
-	st.in_flight = m->qn ? 1 : 0;
-	in = (struct nfswb_step_in){
-		.stat = &st,
-		.decide = true,
-		.have_bound = true,
-		.dirty_bound_bytes = (uint64_t)m->dirty,
-		.standby_in_force = m->standby,
-		.policy = {
-			.now_ms = m->now_ms,
-			.interval_ms = m->interval_ms,
-			.background_time_ms = m->background_time_ms,
-			.background_min = m->background_min,
-			.inflight_bytes = (uint64_t)m->queued,
-		},
-	};
-	nfswb_step_sample(&m->est, &in, &out);
-	m->standby = out.standby;
-	if (!out.standby)
-		in.policy.nfs_dirty_bytes = (uint64_t)m->dirty;
-	nfswb_step_decide(&m->est, &in, &out);
+	sim_device_step(&m->dev, &m->est, m->dirty,
+			(struct nfswb_policy_in){
+				.now_ms = m->now_ms,
+				.interval_ms = m->interval_ms,
+				.background_time_ms = m->background_time_ms,
+				.background_min = m->background_min,
+			}, &m->standby, &out);
 	kick = (double)out.decision.kick_bytes;
 	if (kick > m->dirty)
 		kick = m->dirty;
 	if (kick >= 1) {
 		m->kicks++;
-		enqueue(m, kick, false);
+		sim_enqueue(&m->dev, kick, -1, m->now_ms);
 		m->dirty -= kick;
 	}
 }
 
+static void rsim_woken(void *arg, int waiter)
+{
+	struct rsim *m = arg;
+
+	(void)waiter;
+	m->waiting = false;
+}
+
 static void rsim_ms(struct rsim *m)
 {
-	double can = m->capacity / 1000.0, w = 0;
-	double depth = m->queued / (512 * 1024.0) + 1;
+	double can = m->capacity / 1000.0;
+	double depth = sim_device_depth(&m->dev);
 
 	if (!m->waiting) {
 		m->arrived += m->rate / 1000.0;
@@ -125,7 +88,7 @@ static void rsim_ms(struct rsim *m)
 			m->dirty += WRITE_SIZE;
 			m->since_fsync += WRITE_SIZE;
 			if (m->since_fsync >= FSYNC_EVERY) {
-				enqueue(m, m->dirty, true);
+				sim_enqueue(&m->dev, m->dirty, 0, m->now_ms);
 				m->dirty = 0;
 				m->since_fsync = 0;
 				m->waiting = true;
@@ -133,36 +96,10 @@ static void rsim_ms(struct rsim *m)
 			}
 		}
 	}
-	while (m->qn && w < can) {
-		struct request *r = &m->q[m->qhead];
-		double n = r->bytes < can - w ? r->bytes : can - w;
-
-		r->bytes -= n;
-		m->queued -= n;
-		w += n;
-		if (r->bytes > 1e-6)
-			break;
-		if (r->commit) {
-			if (m->ncommits < MAX_COMMITS)
-				m->lat[m->ncommits++] = m->now_ms - r->start_ms;
-			m->waiting = false;
-		}
-		m->qhead = (m->qhead + 1) % QUEUE;
-		m->qn--;
-	}
-	m->written += w;
-	m->busy_ms += m->qn ? 1 : w / can;
-	m->write_ticks += (m->qn ? 1 : w / can) * (depth < 64 ? depth : 64);
+	sim_device_write(&m->dev, can, can, depth, m->now_ms, rsim_woken, m);
 	m->now_ms++;
 	if (m->now_ms % m->interval_ms == 0)
 		rsim_sample(m);
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /* 120 s of randwrite; the COMMIT p99 in ms. */
@@ -171,7 +108,8 @@ static double run(uint64_t background_time_ms, uint64_t background_min,
 {
 	static struct rsim m;
 	double p99, mbs;
-	unsigned int skip;
+	unsigned int n, skip;
+	uint64_t *lat;
 
 	memset(&m, 0, sizeof(m));
 	m.capacity = 16 * MiB;
@@ -184,18 +122,18 @@ static double run(uint64_t background_time_ms, uint64_t background_min,
 	for (uint64_t t = 0; t < 120000; t++)
 		rsim_ms(&m);
 	/* The first 10 s: the write rate is not measured yet. */
-	skip = m.ncommits / 12;
-	T_CHECK(m.ncommits - skip >= 100, "%s: %u COMMITs", label,
-		m.ncommits);
-	if (m.ncommits - skip < 100)
+	skip = m.dev.ncommits / 12;
+	n = m.dev.ncommits - skip;
+	T_CHECK(n >= 100, "%s: %u COMMITs", label, m.dev.ncommits);
+	if (n < 100)
 		return 0;
-	qsort(m.lat + skip, m.ncommits - skip, sizeof(m.lat[0]), cmp_u64);
-	p99 = (double)m.lat[skip + (m.ncommits - skip) * 99 / 100];
-	mbs = (double)m.ncommits * FSYNC_EVERY / 120 / MiB;
+	lat = m.dev.lat + skip;
+	sim_sort(lat, n);
+	p99 = (double)sim_percentile(lat, n, 99);
+	mbs = (double)m.dev.ncommits * FSYNC_EVERY / 120 / MiB;
 	printf("randwrite 3.5 MiB/s on 16, %s: %u COMMITs (%.2f MiB/s), p50 %" PRIu64 " p99 %.0f max %" PRIu64 " ms, %" PRIu64 " kicks\n",
-	       label, m.ncommits, mbs,
-	       m.lat[skip + (m.ncommits - skip) / 2], p99,
-	       m.lat[m.ncommits - 1], m.kicks);
+	       label, m.dev.ncommits, mbs, sim_percentile(lat, n, 50), p99,
+	       sim_percentile(lat, n, 100), m.kicks);
 	return p99;
 }
 

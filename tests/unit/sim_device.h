@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sim_device.h - the disk of the closed-loop simulations that drive
+ * nfswb_step() with COMMITs (test_core_sim_randwrite, _multiwriter).
+ *
+ * One queue of write requests, the daemon's kicks and the clients'
+ * COMMITs, written strictly in order: a COMMIT waits for everything
+ * queued before it, as ext4's journal commit waits for the writeback it
+ * allocated.  The caller says how many bytes the device writes in each
+ * 1 ms step (a throttle's bucket lives in the caller).  The device keeps
+ * the diskstats counters nfswbd samples and every COMMIT's latency.
+ */
+#ifndef NFSWB_SIM_DEVICE_H
+#define NFSWB_SIM_DEVICE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "step.h"
+#include "test.h"
+
+#define SIM_QUEUE	4096
+#define SIM_MAX_COMMITS	4096
+
+struct sim_request {
+	double bytes;		/* left to write */
+	int waiter;		/* the client waiting for it, or -1: a kick */
+	uint64_t start_ms;	/* when it was queued */
+};
+
+struct sim_device {
+	struct sim_request q[SIM_QUEUE];
+	unsigned int qhead, qn;
+	double queued;				/* bytes in q */
+	double written, busy_ms, write_ticks;	/* diskstats, exact */
+	uint64_t lat[SIM_MAX_COMMITS];		/* COMMIT latencies, ms */
+	unsigned int ncommits;
+};
+
+/* Queue @bytes at @now_ms; @waiter >= 0: a COMMIT that client waits for. */
+static inline void sim_enqueue(struct sim_device *d, double bytes,
+			       int waiter, uint64_t now_ms)
+{
+	struct sim_request *r;
+
+	if (d->qn == SIM_QUEUE) {
+		fprintf(stderr, "simulated queue full\n");
+		exit(T_EXIT_FAIL);
+	}
+	r = &d->q[(d->qhead + d->qn++) % SIM_QUEUE];
+	r->bytes = bytes;
+	r->waiter = waiter;
+	r->start_ms = now_ms;
+	d->queued += bytes;
+}
+
+/*
+ * The queue depth diskstats' wr_ticks counts, taken before the step's
+ * new requests: a kick goes as 512 KiB requests (capped at 64 at once
+ * by sim_device_write()).
+ */
+static inline double sim_device_depth(const struct sim_device *d)
+{
+	return d->queued / (512 * 1024.0) + 1;
+}
+
+/*
+ * One 1 ms step: write up to @speed bytes of the queue in order; for
+ * each COMMIT done, record its latency and call @woken(@arg, waiter).
+ * The device is busy the whole step while requests are left, else for
+ * the share of @full_speed (its speed unthrottled) it wrote.  @depth:
+ * sim_device_depth() at the step's start.  Returns the bytes written.
+ */
+static inline double sim_device_write(struct sim_device *d, double speed,
+				      double full_speed, double depth,
+				      uint64_t now_ms,
+				      void (*woken)(void *arg, int waiter),
+				      void *arg)
+{
+	double w = 0, busy;
+
+	while (d->qn && w < speed) {
+		struct sim_request *r = &d->q[d->qhead];
+		double n = r->bytes < speed - w ? r->bytes : speed - w;
+
+		r->bytes -= n;
+		d->queued -= n;
+		w += n;
+		if (r->bytes > 1e-6)
+			break;
+		if (r->waiter >= 0) {
+			if (d->ncommits < SIM_MAX_COMMITS)
+				d->lat[d->ncommits++] = now_ms - r->start_ms;
+			woken(arg, r->waiter);
+		}
+		d->qhead = (d->qhead + 1) % SIM_QUEUE;
+		d->qn--;
+	}
+	busy = d->qn ? 1 : w / full_speed;
+	d->written += w;
+	d->busy_ms += busy;
+	d->write_ticks += busy * (depth < 64 ? depth : 64);
+	return w;
+}
+
+/*
+ * nfswbd's interval on the device: sample its counters, and unless the
+ * step stands by, decide with @dirty, the exact NFS dirty bytes (the
+ * files mode's measurement).  @policy: the options and the clock; the
+ * in-flight bytes are the queue's.  @standby: in force, then updated.
+ */
+static inline void sim_device_step(const struct sim_device *d,
+				   struct nfswb_estimator *est, double dirty,
+				   struct nfswb_policy_in policy,
+				   bool *standby, struct nfswb_step_out *out)
+{
+	struct nfswb_blkstat st = { .nfields = 17 };
+	struct nfswb_step_in in;
+
+	st.wr_sectors = (uint64_t)(d->written / 512);
+	st.io_ticks = (uint64_t)d->busy_ms;
+	st.wr_ticks = (uint64_t)d->write_ticks;
+	st.in_flight = d->qn ? 1 : 0;
+	policy.inflight_bytes = (uint64_t)d->queued;
+	in = (struct nfswb_step_in){
+		.stat = &st,
+		.decide = true,
+		.have_bound = true,
+		.dirty_bound_bytes = (uint64_t)dirty,
+		.standby_in_force = *standby,
+		.policy = policy,
+	};
+	nfswb_step_sample(est, &in, out);
+	*standby = out->standby;
+	if (!out->standby)
+		in.policy.nfs_dirty_bytes = (uint64_t)dirty;
+	nfswb_step_decide(est, &in, out);
+}
+
+static inline int sim_cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sort the @n latencies from @lat, for sim_percentile(). */
+static inline void sim_sort(uint64_t *lat, unsigned int n)
+{
+	qsort(lat, n, sizeof(*lat), sim_cmp_u64);
+}
+
+/* The @pct percentile of @n (> 0) sorted latencies; 100: the largest. */
+static inline uint64_t sim_percentile(const uint64_t *sorted, unsigned int n,
+				      unsigned int pct)
+{
+	unsigned int i = n * pct / 100;
+
+	return sorted[i < n ? i : n - 1];
+}
+
+#endif
