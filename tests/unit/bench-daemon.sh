@@ -17,7 +17,10 @@
 #
 # Usage: bench-daemon.sh [seconds [rate [bs]]]  (defaults 60 4M 64K; 20k
 # writes/s is 80M 4K); as root.  NFSWBD=path picks the daemon (default
-# ../server/nfswbd); NFSWBD_ARGS adds options; BENCH_DAEMON_STRACE=file
+# ../server/nfswbd); NFSWBD_ARGS adds options; BENCH_DAEMON_OPTS adds
+# export options (e.g. background_min=512K,background_time=100ms: a
+# target below the 2 MiB between two fsyncs, so that it acts on a fast
+# device); BENCH_DAEMON_STRACE=file
 # keeps strace's table of calls.  Build without --enable-sanitizers for
 # meaningful numbers.
 set -u
@@ -59,7 +62,7 @@ runtime=$((2 * secs + 20))
 ioengine=psync
 thread=1
 EOJ
-echo "$D/mnt (mode=files)" >"$D/exports"
+echo "$D/mnt (mode=files${BENCH_DAEMON_OPTS:+,$BENCH_DAEMON_OPTS})" >"$D/exports"
 : >"$D/nfs.conf"
 "$D/nfsd" --output=/dev/null "$D/job.fio" &
 fio=$!
@@ -112,5 +115,5 @@ awk -v a="$t0" -v b="$t1" -v hz="$hz" -v s0="$s0" -v s1="$s1" -v rss="$rss" \
 	printf "fio wrote %.0f writes/s\n", (w1 - w0) / s
 	printf "nfswbd CPU %.2f %% of one core (main thread %.3f %% in %.1f wakeups/s, other threads alive %.3f %%), peak RSS %.1f MiB\n",
 		(b - a) / hz / s * 100, (mb - ma) / 1e7 / s, (wb - wa) / s, (rb - ra) / 1e7 / s, rss / 1024
-	printf "%.1f syscalls/s (strace, 10 s), %.1f per %u ms interval; intervals stood by: %d of %.0f, kicks %s\n",
-		calls / 10, calls / 10 * iv / 1000, iv, sb1 - sb0, n, k }'
+	printf "%.1f syscalls/s (strace, 10 s), %.1f per %u ms interval; samples standing by: %d (%.0f intervals of %u ms), kicks %s\n",
+		calls / 10, calls / 10 * iv / 1000, iv, sb1 - sb0, n, iv, k }'
