@@ -204,9 +204,13 @@ int nfswbd_status_cmd(const struct nfswbd_cmdline *cl, bool json)
 		printf("%" PRIu64, pid);
 	else
 		printf("?");
-	printf(", %s, interval %" PRIu64 "ms\n",
+	printf(", %s, interval %" PRIu64 "ms",
 	       nfswb_jget_str(&doc, "mode", "?"),
 	       u64_or0(&doc, "interval_ms"));
+	if (u64_or0(&doc, "sampling_ms") > u64_or0(&doc, "interval_ms"))
+		printf(" (standby: sampling every %" PRIu64 "ms)",
+		       u64_or0(&doc, "sampling_ms"));
+	printf("\n");
 	printf("  up          ");
 	if (!pid || kill((pid_t)pid, 0) < 0)
 		printf("not running (the file is a leftover)");

@@ -31,6 +31,10 @@ sampling() {
 wait_for 10 sampling true 250 ||
 	fail "standing by, not sampled every 250 ms: $(jq -c '{interval_ms, sampling_ms, d: .devices[0] | {standby, target_bytes, bandwidth}}' "$st" 2>&1) $(cat "$WORK/err")"
 
+"$NFSWBD" --status --state-dir "$WORK/state" |
+	grep -q "^nfswbd .*, interval 100ms (standby: sampling every 250ms)$" ||
+	fail "--status does not say it samples every 250 ms: $("$NFSWBD" --status --state-dir "$WORK/state" | head -1)"
+
 # And it does: standby intervals counted over 2 s of status.json.
 count() { json_get "$st" '[.monotonic_ms, .devices[0].standby_intervals] | @tsv'; }
 read -r ms0 n0 < <(count)

@@ -14,7 +14,7 @@ wait_for 10 test -s "$WORK/state/status.json" ||
 
 out=$("$NFSWBD" --status --state-dir "$WORK/state") || fail "--status failed"
 echo "$out"
-for want in "^nfswbd .*, pid [0-9]*, dry-run, interval 100ms$" \
+for want in "^nfswbd .*, pid [0-9]*, dry-run, interval 100ms\\( (standby: sampling every [0-9]*ms)\\)\\{0,1\\}$" \
 	"^  up          [0-9]*m[0-9]*s (since 20[0-9-]* [0-9:]*), status written [0-9.]* s ago$" \
 	"^  reloads     0$" "^  metrics     off$" "^  last error  none$" \
 	"^$BDI  " "^  exports     $WORK/export1$" "^  mode        auto" \
