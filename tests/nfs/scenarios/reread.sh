@@ -15,6 +15,10 @@ sc_env() {
 
 # Two jobs on one file, the reader after the writer (stonewall); their
 # figures stay apart (fio.json reports a group's reads and writes apart).
+# create_on_open: fio lays out every job's file before the first job
+# runs, and with fallocate=none a read job's layout writes the whole
+# file, so without it the server wrote SIZE twice (write amplification
+# 2.0 in every cell) and the writer's COMMITs met a laid-out file.
 sc_client() {
 	fio_job reread <<EOJ
 [write]
@@ -32,5 +36,6 @@ bs=$P_bs
 size=$P_size
 rw=read
 direct=1
+create_on_open=1
 EOJ
 }
