@@ -13,7 +13,7 @@
  *   verify.c      the read-back of every byte
  *   report.c      the figures, as fio-style text or JSON
  *
- * and nfs3_client.c / nfs3_pipe.c carry the RPCs.
+ * and nfs3_client.c / nfs3_pipe.c carry the RPCs, rpcbind.c finds the ports.
  */
 #ifndef NFSWB_LOAD_H
 #define NFSWB_LOAD_H

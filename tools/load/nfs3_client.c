@@ -7,7 +7,7 @@
  * rpcbind timeout, so an unreachable server would stall the tool for
  * minutes.  Here the socket is connected non-blocking under the --timeout
  * budget and then handed to clnt_vc_create(); rpcbind is asked with an
- * ordinary call on such a connection.
+ * ordinary call on such a connection (rpcbind.c).
  */
 #include "config.h"
 
@@ -258,6 +258,7 @@ enum load_err nfs3_connect(struct nfs3_conn *c, const struct nfs3_server *srv,
 			   char *err)
 {
 	c->reconnects = 0;
+	c->status = RPC_SUCCESS;
 	return conn_open(c, srv, prog, vers, port, srv->timeout_ms, err);
 }
 
@@ -317,6 +318,7 @@ enum load_err nfs3_call(struct nfs3_conn *c, rpcproc_t proc, xdrproc_t xargs,
 		t0 = nfswb_now_us();
 		st = clnt_call(c->clnt, proc, xargs, args, xres, res,
 			       ms_to_tv(left_ms));
+		c->status = st;
 		if (st == RPC_SUCCESS) {
 			if (rtt_us)
 				*rtt_us = nfswb_now_us() - t0;
@@ -343,41 +345,6 @@ enum load_err nfs3_call(struct nfs3_conn *c, rpcproc_t proc, xdrproc_t xargs,
 			 nfs3_prog_name(c->prog), c->srv->host, c->port,
 			 (unsigned int)proc, c->srv->timeout_ms);
 	return LOAD_ERR_UNREACHABLE;
-}
-
-enum load_err nfs3_getport(const struct nfs3_server *srv, rpcprog_t prog,
-			   rpcvers_t vers, uint16_t *port, char *err)
-{
-	struct pmap map = {
-		.pm_prog = prog,
-		.pm_vers = vers,
-		.pm_prot = IPPROTO_TCP,
-	};
-	struct nfs3_conn pm;
-	u_long result = 0;
-	enum load_err rc;
-
-	rc = nfs3_connect(&pm, srv, PMAPPROG, PMAPVERS, PMAPPORT, err);
-	if (rc != LOAD_OK) {
-		size_t n = strlen(err);
-
-		snprintf(err + n, NFS3_ERRLEN - n,
-			 " (no rpcbind there; give the ports with --server HOST:PORT and --mount-port)");
-		return rc;
-	}
-	rc = nfs3_call(&pm, PMAPPROC_GETPORT, (xdrproc_t)xdr_pmap, &map,
-		       (xdrproc_t)xdr_u_long, &result, NULL, err);
-	nfs3_disconnect(&pm);
-	if (rc != LOAD_OK)
-		return rc == LOAD_ERR_NFS ? LOAD_ERR_UNREACHABLE : rc;
-	if (result == 0 || result > 65535) {
-		snprintf(err, NFS3_ERRLEN,
-			 "%s version %lu over TCP is not registered with rpcbind on %s: is the server running?",
-			 nfs3_prog_name(prog), (unsigned long)vers, srv->host);
-		return LOAD_ERR_UNREACHABLE;
-	}
-	*port = (uint16_t)result;
-	return LOAD_OK;
 }
 
 #define NAME(x)	case x: return #x

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * nfs3_client.h - the RPC side of nfswb-load: TCP connections with bounded
- * connect and call times, rpcbind (portmap v2) lookups, MOUNT v3 and NFSv3
- * calls through libtirpc, and the names of their status codes.
+ * connect and call times, MOUNT v3 and NFSv3 calls through libtirpc, and
+ * the names of their status codes (rpcbind lookups: rpcbind.h).
  *
  * Every function that can fail fills a caller-supplied message buffer and
  * returns one of enum load_err, which nfswb-load also uses as its exit code.
@@ -41,6 +41,7 @@ struct nfs3_server {
 	socklen_t addrlen;
 	uint16_t nfs_port;		/* 0: ask rpcbind */
 	uint16_t mount_port;		/* 0: ask rpcbind */
+	uint16_t rpcbind_port;		/* 0: 111 (tests run their own) */
 	unsigned int timeout_ms;	/* connect and each call */
 };
 
@@ -52,6 +53,7 @@ struct nfs3_conn {
 	rpcvers_t vers;
 	uint16_t port;
 	unsigned long reconnects;	/* transport re-established */
+	enum clnt_stat status;		/* of the last call nfs3_call sent */
 };
 
 /**
@@ -65,21 +67,6 @@ struct nfs3_conn {
  */
 enum load_err nfs3_server_parse(struct nfs3_server *srv, const char *spec,
 				char *err);
-
-/**
- * nfs3_getport() - ask the server's rpcbind (portmap v2 over TCP) for the
- * TCP port of @prog version @vers
- * @srv: server
- * @prog: RPC program
- * @vers: program version
- * @port: out
- * @err: message buffer
- *
- * Return: LOAD_OK, or LOAD_ERR_UNREACHABLE when rpcbind cannot be reached
- * or the program is not registered.
- */
-enum load_err nfs3_getport(const struct nfs3_server *srv, rpcprog_t prog,
-			   rpcvers_t vers, uint16_t *port, char *err);
 
 /**
  * nfs3_connect() - open a TCP connection and an AUTH_SYS RPC client on it
@@ -145,7 +132,8 @@ void nfs3_disconnect(struct nfs3_conn *c);
  * procedures nfswb-load sends are idempotent.
  *
  * Return: LOAD_OK, LOAD_ERR_UNREACHABLE on timeout or when reconnecting
- * fails, LOAD_ERR_NFS for any other RPC error.
+ * fails, LOAD_ERR_NFS for any other RPC error (its clnt_stat is left in
+ * @c->status, and @c stays connected).
  */
 enum load_err nfs3_call(struct nfs3_conn *c, rpcproc_t proc, xdrproc_t xargs,
 			void *args, xdrproc_t xres, void *res,

@@ -28,6 +28,7 @@
 
 #include "load.h"
 #include "pattern.h"
+#include "rpcbind.h"
 
 static void on_signal(int sig)
 {
