@@ -48,6 +48,27 @@ static inline int t_result(void)
 }
 
 /*
+ * t_fork - run @child (which must not return) in a new process; a failed
+ * fork fails the test.  Returns the child's pid.
+ */
+static inline pid_t t_fork(void (*child)(void))
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		perror("fork");
+		exit(T_EXIT_FAIL);
+	}
+	if (pid == 0) {
+		child();
+		_exit(T_EXIT_FAIL);
+	}
+	return pid;
+}
+
+/*
  * t_fork_and_kill - run @child (which must not return) in a new process
  * and SIGKILL it after @min_ms plus a random 0..@spread_ms - 1 ms: the
  * crash at an arbitrary moment that restore tests need.  Seed rand() once
@@ -62,16 +83,7 @@ static inline int t_fork_and_kill(void (*child)(void), unsigned int min_ms,
 	pid_t pid;
 	int st;
 
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		perror("fork");
-		exit(T_EXIT_FAIL);
-	}
-	if (pid == 0) {
-		child();
-		_exit(T_EXIT_FAIL);
-	}
+	pid = t_fork(child);
 	ms = min_ms + (spread_ms ? (unsigned int)rand() % spread_ms : 0);
 	ts.tv_sec = ms / 1000;
 	ts.tv_nsec = (long)(ms % 1000) * 1000000L;

@@ -117,6 +117,24 @@ static int listen_loopback(int family, uint16_t *port)
 	return fd;
 }
 
+/* What fake_serve() serves: its listening socket and rpcbind versions. */
+static int fake_fd;
+static rpcvers_t fake_lo, fake_hi;
+
+static void fake_serve(void)
+{
+	SVCXPRT *xprt;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	xprt = svc_vc_create(fake_fd, 0, 0);
+	if (!xprt)
+		return;
+	for (rpcvers_t v = fake_lo; v <= fake_hi; v++)
+		if (!svc_reg(xprt, RPCBPROG, v, fake_dispatch, NULL))
+			return;
+	svc_run();
+}
+
 /*
  * Start a fake rpcbind on @family's loopback speaking versions @lo..@hi
  * of program 100000, answering from fake_maps; its port in @port.
@@ -124,33 +142,17 @@ static int listen_loopback(int family, uint16_t *port)
 static pid_t fake_start(int family, rpcvers_t lo, rpcvers_t hi,
 			uint16_t *port)
 {
-	int fd = listen_loopback(family, port);
 	pid_t pid;
 
-	if (fd < 0) {
+	fake_fd = listen_loopback(family, port);
+	if (fake_fd < 0) {
 		fprintf(stderr, "fake rpcbind: %s\n", strerror(errno));
 		exit(T_EXIT_FAIL);
 	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		perror("fork");
-		exit(T_EXIT_FAIL);
-	}
-	if (pid == 0) {
-		SVCXPRT *xprt;
-
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		xprt = svc_vc_create(fd, 0, 0);
-		if (!xprt)
-			_exit(T_EXIT_FAIL);
-		for (rpcvers_t v = lo; v <= hi; v++)
-			if (!svc_reg(xprt, RPCBPROG, v, fake_dispatch, NULL))
-				_exit(T_EXIT_FAIL);
-		svc_run();
-		_exit(T_EXIT_FAIL);
-	}
-	close(fd);
+	fake_lo = lo;
+	fake_hi = hi;
+	pid = t_fork(fake_serve);
+	close(fake_fd);
 	return pid;
 }
 
