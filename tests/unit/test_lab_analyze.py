@@ -298,10 +298,39 @@ def test_bench(la, work):
           "its row: %s, rows %s" % (nums, rows))
 
 
+def test_load_counters(la, work):
+    """A manyclients run on an NFSv4.2 mount: nfswb-load speaks NFSv3,
+    so the nfsd COMMIT counter is proc3's and the client's COMMITs are
+    load.json's, not the kernel mount's (which sent none)."""
+    d = run_fixture(work, "run-load", 40, 0)
+
+    def proc(writes, commits):
+        v3 = [0] * 22
+        v3[la.PROC3["WRITE"]], v3[la.PROC3["COMMIT"]] = writes, commits
+        v4 = [0] * 76
+        v4[la.PROC4OPS["COMMIT"]] = 5  # the mount's own, not the load's
+        return "proc3 22 %s\nproc4ops 76 %s\n" % (
+            " ".join(map(str, v3)), " ".join(map(str, v4)))
+    write(d + "/nfsd-before.txt", proc(0, 0))
+    write(d + "/nfsd-after.txt", proc(2048, 64))
+    write(d + "/load.json", json.dumps({
+        "commit": {"ops": 64}, "write": {"ops": 2048},
+        "commit_latency_us": {"p99": 2800000}}))
+    a = la.analyze_run(d)
+    check(a.get("nfsd_commit_counter") == "proc3 commit"
+          and a.get("nfsd_commit_delta") == 64,
+          "nfswb-load's COMMITs are in proc3: %s %s"
+          % (a.get("nfsd_commit_counter"), a.get("nfsd_commit_delta")))
+    check(a.get("client_commits") == 64 and a.get("client_writes") == 2048,
+          "client COMMITs and WRITEs from load.json: %s %s"
+          % (a.get("client_commits"), a.get("client_writes")))
+
+
 def main():
     la = load(os.path.join(os.environ.get("srcdir", "."), "nfs", "lab-analyze"))
     with tempfile.TemporaryDirectory() as work:
         test_run_metrics(la, work)
+        test_load_counters(la, work)
         test_verdict(la)
         test_bench(la, work)
     return 1 if FAILS else 0
