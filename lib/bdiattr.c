@@ -26,25 +26,34 @@ int nfswb_bdi_attr_path(char *buf, size_t len, const char *sysroot,
 	return 0;
 }
 
-int nfswb_read_u64(const char *path, uint64_t *v)
+/* One unsigned decimal number and an optional newline. */
+static int parse_u64(const char *buf, uint64_t *v)
 {
-	char buf[64], *end;
-	FILE *f = fopen(path, "re");
 	unsigned long long x;
+	char *end;
 
-	if (!f)
-		return -errno;
-	if (!fgets(buf, sizeof(buf), f)) {
-		fclose(f);
-		return -EINVAL;
-	}
-	fclose(f);
 	errno = 0;
 	x = strtoull(buf, &end, 10);
 	if (errno || end == buf || (*end && *end != '\n') || buf[0] == '-')
 		return -EINVAL;
 	*v = x;
 	return 0;
+}
+
+int nfswb_read_u64(const char *path, uint64_t *v)
+{
+	char buf[64];
+	int ret = nfswb_read_text(path, buf, sizeof(buf));
+
+	return ret < 0 ? (ret == -EFBIG ? -EINVAL : ret) : parse_u64(buf, v);
+}
+
+int nfswb_kfile_read_u64(struct nfswb_kfile *f, uint64_t *v)
+{
+	char buf[64];
+	int ret = nfswb_kfile_read(f, buf, sizeof(buf));
+
+	return ret < 0 ? (ret == -EFBIG ? -EINVAL : ret) : parse_u64(buf, v);
 }
 
 int nfswb_any_bdi_has(const char *sysroot, const char *attr)

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "readfile.h"
+
 /**
  * nfswb_bdi_attr_path - format SYSROOT/sys/class/bdi/BDI/ATTR into @buf.
  * @buf: destination.
@@ -30,6 +32,15 @@ int nfswb_bdi_attr_path(char *buf, size_t len, const char *sysroot,
  * Return: 0, or a negative errno (-EINVAL if it is not a number).
  */
 int nfswb_read_u64(const char *path, uint64_t *v);
+
+/**
+ * nfswb_kfile_read_u64 - the same from a file held open.
+ * @f: opened with nfswb_kfile_open()
+ * @v: the value.
+ *
+ * Return: as nfswb_read_u64(), or nfswb_kfile_read()'s error.
+ */
+int nfswb_kfile_read_u64(struct nfswb_kfile *f, uint64_t *v);
 
 /**
  * nfswb_any_bdi_has - does some bdi under @sysroot have @attr?

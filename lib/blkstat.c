@@ -11,10 +11,7 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "blkstat.h"
 
@@ -82,20 +79,21 @@ int nfswb_blkstat_parse(const char *line, struct nfswb_blkstat *s)
 	return 0;
 }
 
+/* 17 fields of up to 20 digits are 357 bytes: room for more fields. */
+#define BLKSTAT_TEXT_MAX	1024
+
 int nfswb_blkstat_read(const char *stat_path, struct nfswb_blkstat *s)
 {
-	char buf[512];
-	ssize_t len;
-	int fd, err;
+	char buf[BLKSTAT_TEXT_MAX];
+	int ret = nfswb_read_text(stat_path, buf, sizeof(buf));
 
-	fd = open(stat_path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	len = read(fd, buf, sizeof(buf) - 1);
-	err = errno;
-	close(fd);
-	if (len < 0)
-		return -err;
-	buf[len] = '\0';
-	return nfswb_blkstat_parse(buf, s);
+	return ret < 0 ? ret : nfswb_blkstat_parse(buf, s);
+}
+
+int nfswb_blkstat_read_file(struct nfswb_kfile *f, struct nfswb_blkstat *s)
+{
+	char buf[BLKSTAT_TEXT_MAX];
+	int ret = nfswb_kfile_read(f, buf, sizeof(buf));
+
+	return ret < 0 ? ret : nfswb_blkstat_parse(buf, s);
 }

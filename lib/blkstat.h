@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "readfile.h"
+
 struct nfswb_blkstat {
 	uint64_t rd_ios, rd_merges, rd_sectors, rd_ticks;
 	uint64_t wr_ios, wr_merges, wr_sectors, wr_ticks;
@@ -36,5 +38,14 @@ int nfswb_blkstat_parse(const char *line, struct nfswb_blkstat *s);
  * parser.
  */
 int nfswb_blkstat_read(const char *stat_path, struct nfswb_blkstat *s);
+
+/**
+ * nfswb_blkstat_read_file - the same from the stat file held open.
+ * @f: opened with nfswb_kfile_open()
+ * @s: filled in
+ *
+ * Return: as nfswb_blkstat_read(), or nfswb_kfile_read()'s error.
+ */
+int nfswb_blkstat_read_file(struct nfswb_kfile *f, struct nfswb_blkstat *s);
 
 #endif

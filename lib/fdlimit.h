@@ -19,12 +19,21 @@
 #define NFSWB_FD_EVENT_BATCH	128u
 
 /*
+ * The files a device's samples hold open (readfile.h): its stat file,
+ * debugfs stats and /proc/vmstat, files mode's /proc/vmstat and kernel
+ * mode's write_bandwidth.
+ */
+#define NFSWB_FD_SAMPLED	5u
+
+/*
  * Descriptors beside max-files: per daemon (status, sysfs, /proc, the
- * journal, the loop's own), and per device (its fanotify group, a batch
- * of events, and the files evicted whose last kick is still queued).
+ * journal, the loop's own), and per device (its fanotify group, the
+ * files it samples, a batch of events, and the files evicted whose last
+ * kick is still queued).
  */
 #define NFSWB_FD_HEADROOM	64u
-#define NFSWB_FD_PER_DEVICE	(8u + NFSWB_FD_EVENT_BATCH + NFSWB_KICK_QUEUE)
+#define NFSWB_FD_PER_DEVICE	(8u + NFSWB_FD_SAMPLED + NFSWB_FD_EVENT_BATCH + \
+				 NFSWB_KICK_QUEUE)
 
 /**
  * nfswb_nofile_raise - set the soft RLIMIT_NOFILE to the hard limit.

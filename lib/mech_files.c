@@ -139,7 +139,7 @@ struct files_priv {
 	uint64_t writeback_sum;		/* including bytes just kicked */
 	uint64_t kicked_recent;		/* since the last dirty_bytes() */
 	int64_t walk_credit;		/* pages cachestat may walk now */
-	char vmstat[PATH_MAX];
+	struct nfswb_kfile vmstat;	/* /proc/vmstat, held open */
 	bool have_cachestat;
 	bool overflow_logged;
 	bool stood_by;			/* the last apply() stood by */
@@ -702,8 +702,8 @@ static bool probe_cachestat(const char *path)
 
 static int files_attach(struct nfswb_mech_dev *d, char *why, size_t len)
 {
+	char note[256], vmstat[PATH_MAX];
 	struct files_priv *p;
-	char note[256];
 	size_t i;
 	int ret;
 
@@ -716,7 +716,8 @@ static int files_attach(struct nfswb_mech_dev *d, char *why, size_t len)
 	p->fan = -1;
 	p->root = -1;
 	p->page = (uint64_t)sysconf(_SC_PAGESIZE);
-	snprintf(p->vmstat, sizeof(p->vmstat), "%s/proc/vmstat", d->sysroot);
+	snprintf(vmstat, sizeof(vmstat), "%s/proc/vmstat", d->sysroot);
+	nfswb_kfile_open(&p->vmstat, vmstat);	/* inflight() does without */
 	p->buf = malloc(EVENT_BUF);
 	if (!p->buf || nfswb_filetrack_init(&p->t, d->max_files) < 0) {
 		snprintf(why, len, "out of memory");
@@ -775,11 +776,12 @@ static int files_attach(struct nfswb_mech_dev *d, char *why, size_t len)
 }
 
 /* The global nr_writeback in bytes, or UINT64_MAX if unreadable. */
-static uint64_t vm_writeback(const struct files_priv *p)
+static uint64_t vm_writeback(struct files_priv *p)
 {
 	uint64_t pages;
 
-	if (nfswb_read_keyed_u64(p->vmstat, "nr_writeback", &pages) < 0)
+	if (nfswb_kfile_reopen(&p->vmstat) < 0 ||
+	    nfswb_kfile_keyed_u64(&p->vmstat, "nr_writeback", &pages) < 0)
 		return UINT64_MAX;
 	return pages * p->page;
 }
@@ -791,7 +793,7 @@ static uint64_t vm_writeback(const struct files_priv *p)
  * so an upper bound for the device) plus what was kicked since the last
  * look corrects that at the cost of one read per interval.
  */
-static uint64_t inflight(const struct files_priv *p)
+static uint64_t inflight(struct files_priv *p)
 {
 	uint64_t vm = vm_writeback(p);
 
@@ -1078,6 +1080,7 @@ static void files_detach(struct nfswb_mech_dev *d)
 	nfswb_filetrack_free(&p->t);
 	if (p->fan >= 0)
 		close(p->fan);	/* removes every mark */
+	nfswb_kfile_close(&p->vmstat);
 	free(p->buf);
 	free(p);
 	d->priv = NULL;

@@ -59,7 +59,7 @@ static const char *const kernel_counters[] = {
 struct kernel_priv {
 	const struct kernel_knob *kind;
 	char knob[PATH_MAX];
-	char bw_attr[PATH_MAX];	/* "" without v1's write_bandwidth */
+	struct nfswb_kfile bw;	/* v1's write_bandwidth, held open */
 	uint64_t value;		/* value written, valid when set */
 	int set;
 };
@@ -100,6 +100,7 @@ static int kernel_write(struct nfswb_mech_dev *d, struct kernel_priv *p,
 
 static int kernel_attach(struct nfswb_mech_dev *d, char *why, size_t len)
 {
+	char bw_attr[PATH_MAX];
 	struct kernel_priv *p;
 	int ret;
 
@@ -132,12 +133,12 @@ static int kernel_attach(struct nfswb_mech_dev *d, char *why, size_t len)
 			 d->opts.background_time_ms, p->knob, strerror(-ret));
 		return ret;
 	}
-	if (nfswb_bdi_attr_path(p->bw_attr, sizeof(p->bw_attr), d->sysroot,
+	if (nfswb_bdi_attr_path(bw_attr, sizeof(bw_attr), d->sysroot,
 				d->id->bdi, BW_ATTR) < 0 ||
-	    access(p->bw_attr, R_OK) < 0) {
+	    nfswb_kfile_open(&p->bw, bw_attr) < 0) {
 		xlog(L_NOTICE, "bdi %s: no %s: the knob rests on the kernel's own bandwidth estimate",
 		     d->id->bdi, BW_ATTR);
-		p->bw_attr[0] = '\0';
+		nfswb_kfile_close(&p->bw);
 	}
 	xlog(L_INFO, "bdi %s: %s = %" PRIu64 " ms", d->id->bdi, p->kind->name,
 	     p->value);
@@ -153,7 +154,8 @@ static void kernel_observe(struct nfswb_mech_dev *d,
 		return;
 	if (p->set && !p->kind->bytes)
 		in->knob_in_force_ms = p->value;
-	if (p->bw_attr[0] && nfswb_read_u64(p->bw_attr, &in->kernel_bw) < 0)
+	if (p->bw.path && (nfswb_kfile_reopen(&p->bw) < 0 ||
+			   nfswb_kfile_read_u64(&p->bw, &in->kernel_bw) < 0))
 		in->kernel_bw = 0;
 }
 
@@ -199,6 +201,7 @@ static void kernel_detach(struct nfswb_mech_dev *d)
 		d->count[KERNEL_ERRORS]++;
 	d->count[KERNEL_KNOB_MS] = 0;
 	d->count[KERNEL_KNOB_BYTES] = 0;
+	nfswb_kfile_close(&p->bw);
 	free(p);
 	d->priv = NULL;
 }

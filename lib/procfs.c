@@ -16,6 +16,12 @@
 #include "procfs.h"
 
 /*
+ * /proc/vmstat is 4 KiB on 6.x, with room for the counters kernels add;
+ * /proc/PID/status and a bdi's debugfs stats are smaller.
+ */
+#define PROC_TEXT_MAX	16384
+
+/*
  * The number after "@key:" or "@key " on @line, as /proc and debugfs
  * print; -ENOENT when @line is not @key's.
  */
@@ -34,23 +40,36 @@ static int keyed_u64(const char *line, const char *key, uint64_t *v)
 	return sscanf(p, "%" SCNu64, v) == 1 ? 0 : -ENOENT;
 }
 
+/* The number of the first line of @text that is @key's. */
+static int find_keyed_u64(const char *text, const char *key, uint64_t *v)
+{
+	for (const char *line = text; *line;) {
+		const char *nl = strchr(line, '\n');
+
+		if (!keyed_u64(line, key, v))
+			return 0;
+		if (!nl)
+			break;
+		line = nl + 1;
+	}
+	return -ENOENT;
+}
+
 int nfswb_read_keyed_u64(const char *path, const char *key, uint64_t *v)
 {
-	char line[256];
-	int ret = -ENOENT;
-	FILE *f;
+	char text[PROC_TEXT_MAX];
+	int ret = nfswb_read_text(path, text, sizeof(text));
 
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, strlen(key))) {
-			ret = keyed_u64(line, key, v);
-			if (!ret)
-				break;
-		}
-	fclose(f);
-	return ret;
+	return ret < 0 ? ret : find_keyed_u64(text, key, v);
+}
+
+int nfswb_kfile_keyed_u64(struct nfswb_kfile *f, const char *key,
+			  uint64_t *v)
+{
+	char text[PROC_TEXT_MAX];
+	int ret = nfswb_kfile_read(f, text, sizeof(text));
+
+	return ret < 0 ? ret : find_keyed_u64(text, key, v);
 }
 
 int nfswb_vmstat_read(const char *sysroot, const char *key, uint64_t *v)
@@ -68,30 +87,45 @@ char *nfswb_bdi_stats_path(const char *sysroot, const char *bdi, char *buf,
 	return buf;
 }
 
+/* mm/backing-dev.c prints "BdiReclaimable: %10lu kB", and kBps. */
+static int bdi_stats_parse(const char *text, struct nfswb_bdi_stats *st)
+{
+	uint64_t v;
+
+	memset(st, 0, sizeof(*st));
+	if (!find_keyed_u64(text, "BdiReclaimable", &v)) {
+		st->reclaimable = v << 10;
+		st->has_reclaimable = true;
+	}
+	if (!find_keyed_u64(text, "BdiWriteback", &v))
+		st->writeback = v << 10;
+	if (!find_keyed_u64(text, "BdiWriteBandwidth", &v))
+		st->write_bandwidth = v << 10;
+	return st->has_reclaimable ? 0 : -ENOENT;
+}
+
 int nfswb_bdi_stats_read(const char *sysroot, const char *bdi,
 			 struct nfswb_bdi_stats *st)
 {
-	char path[PATH_MAX], line[256];
-	uint64_t v;
-	FILE *f;
+	char path[PATH_MAX], text[PROC_TEXT_MAX];
+	int ret;
 
 	memset(st, 0, sizeof(*st));
-	f = fopen(nfswb_bdi_stats_path(sysroot, bdi, path, sizeof(path)), "re");
-	if (!f)
-		return -errno;
-	/* mm/backing-dev.c prints "BdiReclaimable: %10lu kB", and kBps. */
-	while (fgets(line, sizeof(line), f)) {
-		if (!keyed_u64(line, "BdiReclaimable", &v)) {
-			st->reclaimable = v << 10;
-			st->has_reclaimable = true;
-		} else if (!keyed_u64(line, "BdiWriteback", &v)) {
-			st->writeback = v << 10;
-		} else if (!keyed_u64(line, "BdiWriteBandwidth", &v)) {
-			st->write_bandwidth = v << 10;
-		}
-	}
-	fclose(f);
-	return st->has_reclaimable ? 0 : -ENOENT;
+	ret = nfswb_read_text(nfswb_bdi_stats_path(sysroot, bdi, path,
+						   sizeof(path)),
+			      text, sizeof(text));
+	return ret < 0 ? ret : bdi_stats_parse(text, st);
+}
+
+int nfswb_bdi_stats_read_file(struct nfswb_kfile *f,
+			      struct nfswb_bdi_stats *st)
+{
+	char text[PROC_TEXT_MAX];
+	int ret;
+
+	memset(st, 0, sizeof(*st));
+	ret = nfswb_kfile_read(f, text, sizeof(text));
+	return ret < 0 ? ret : bdi_stats_parse(text, st);
 }
 
 int nfswb_proc_comm(pid_t pid, char *comm, size_t len)
@@ -148,18 +182,41 @@ void nfswb_unescape_octal(char *s)
 	*out = '\0';
 }
 
-enum nfswb_dirty_bound_source nfswb_dirty_bound(const char *sysroot,
-						const char *bdi,
+void nfswb_dirty_files_open(struct nfswb_dirty_files *df,
+			    const char *sysroot, const char *bdi)
+{
+	char path[PATH_MAX];
+
+	nfswb_kfile_open(&df->bdi_stats, nfswb_bdi_stats_path(sysroot, bdi,
+							       path,
+							       sizeof(path)));
+	snprintf(path, sizeof(path), "%s/proc/vmstat", sysroot);
+	nfswb_kfile_open(&df->vmstat, path);
+}
+
+void nfswb_dirty_files_reopen(struct nfswb_dirty_files *df)
+{
+	nfswb_kfile_reopen(&df->bdi_stats);
+	nfswb_kfile_reopen(&df->vmstat);
+}
+
+void nfswb_dirty_files_close(struct nfswb_dirty_files *df)
+{
+	nfswb_kfile_close(&df->bdi_stats);
+	nfswb_kfile_close(&df->vmstat);
+}
+
+enum nfswb_dirty_bound_source nfswb_dirty_bound(struct nfswb_dirty_files *df,
 						uint64_t *bytes)
 {
 	struct nfswb_bdi_stats st;
 	uint64_t v;
 
-	if (nfswb_bdi_stats_read(sysroot, bdi, &st) == 0) {
+	if (nfswb_bdi_stats_read_file(&df->bdi_stats, &st) == 0) {
 		*bytes = st.reclaimable;
 		return NFSWB_BOUND_BDI;
 	}
-	if (nfswb_vmstat_read(sysroot, "nr_dirty", &v) == 0) {
+	if (nfswb_kfile_keyed_u64(&df->vmstat, "nr_dirty", &v) == 0) {
 		*bytes = v * (uint64_t)sysconf(_SC_PAGESIZE);
 		return NFSWB_BOUND_GLOBAL;
 	}

@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "readfile.h"
+
 /**
  * nfswb_read_keyed_u64 - the number on the first line of @path that starts
  * with @key followed by ' ' or ':' ("nr_dirty 12" in /proc/vmstat,
@@ -20,6 +22,10 @@
  * when the file has no such line, or -errno when it cannot be read.
  */
 int nfswb_read_keyed_u64(const char *path, const char *key, uint64_t *v);
+
+/** nfswb_kfile_keyed_u64 - the same from a file held open (readfile.h). */
+int nfswb_kfile_keyed_u64(struct nfswb_kfile *f, const char *key,
+			  uint64_t *v);
 
 /**
  * nfswb_vmstat_read - counter @key of @sysroot/proc/vmstat ("nr_dirty",
@@ -50,6 +56,10 @@ char *nfswb_bdi_stats_path(const char *sysroot, const char *bdi, char *buf,
 int nfswb_bdi_stats_read(const char *sysroot, const char *bdi,
 			 struct nfswb_bdi_stats *st);
 
+/** nfswb_bdi_stats_read_file - the same from the stats file held open. */
+int nfswb_bdi_stats_read_file(struct nfswb_kfile *f,
+			      struct nfswb_bdi_stats *st);
+
 /**
  * nfswb_proc_comm - the command name of task @pid (/proc/PID/comm, its
  * newline removed) into @comm, @len bytes with the NUL.  Returns 0 or
@@ -76,15 +86,34 @@ enum nfswb_dirty_bound_source {
 	NFSWB_BOUND_GLOBAL,	/* /proc/vmstat nr_dirty, every device */
 };
 
+/* The files nfswb_dirty_bound() reads, held open by the device's owner. */
+struct nfswb_dirty_files {
+	struct nfswb_kfile bdi_stats;	/* debugfs bdi/BDI/stats */
+	struct nfswb_kfile vmstat;	/* /proc/vmstat */
+};
+
 /**
- * nfswb_dirty_bound - an upper bound of the dirty bytes on bdi @bdi (as
- * named in /sys/class/bdi), hence of its NFS-written dirty bytes: its
- * BdiReclaimable from debugfs when mounted, else the machine's nr_dirty.
- * One small file read.  Returns the source; *@bytes is 0 with
- * NFSWB_BOUND_NONE.
+ * nfswb_dirty_files_open - open @sysroot's debugfs stats of bdi @bdi (as
+ * named in /sys/class/bdi) and /proc/vmstat.  A file that does not open
+ * (debugfs not mounted) is skipped until nfswb_dirty_files_reopen()
+ * opens it.
  */
-enum nfswb_dirty_bound_source nfswb_dirty_bound(const char *sysroot,
-						const char *bdi,
+void nfswb_dirty_files_open(struct nfswb_dirty_files *df,
+			    const char *sysroot, const char *bdi);
+
+/** nfswb_dirty_files_reopen - open again the files a read error closed. */
+void nfswb_dirty_files_reopen(struct nfswb_dirty_files *df);
+
+/** nfswb_dirty_files_close - close both; @df is all zeroes. */
+void nfswb_dirty_files_close(struct nfswb_dirty_files *df);
+
+/**
+ * nfswb_dirty_bound - an upper bound of the dirty bytes on the bdi of
+ * @df, hence of its NFS-written dirty bytes: its BdiReclaimable from
+ * debugfs when mounted, else the machine's nr_dirty.  One small file
+ * read.  Returns the source; *@bytes is 0 with NFSWB_BOUND_NONE.
+ */
+enum nfswb_dirty_bound_source nfswb_dirty_bound(struct nfswb_dirty_files *df,
 						uint64_t *bytes);
 
 #endif

@@ -228,6 +228,7 @@ void nfswbd_table_drop(struct nfswbd_table *t, size_t i)
 	struct nfswbd_dev *d = &t->devs[i];
 
 	dev_detach(d);
+	nfswbd_dev_sampling_close(d);
 	free(d->exports);
 	free(d->paths);
 	free(d->st_devs);

@@ -271,15 +271,16 @@ fail:
  * send it back to the cold-start value; if its bandwidth options changed
  * the estimate restarts cold (the old one was clamped differently), but
  * the last sample stays the baseline so the next interval still counts.
+ * It keeps the files it samples open, too.
  */
 void nfswbd_table_adopt_state(struct nfswbd_table *next,
-			      const struct nfswbd_table *prev)
+			      struct nfswbd_table *prev)
 {
 	for (size_t i = 0; i < next->ndevs; i++) {
 		struct nfswbd_dev *d = &next->devs[i];
 
 		for (size_t j = 0; j < prev->ndevs; j++) {
-			const struct nfswbd_dev *o = &prev->devs[j];
+			struct nfswbd_dev *o = &prev->devs[j];
 
 			if (strcmp(o->id.bdi, d->id.bdi))
 				continue;
@@ -292,6 +293,7 @@ void nfswbd_table_adopt_state(struct nfswbd_table *next,
 			}
 			d->stat_ok = o->stat_ok;
 			d->dry_cap = o->dry_cap;
+			nfswbd_dev_sampling_adopt(d, o);
 			break;
 		}
 	}
@@ -300,6 +302,7 @@ void nfswbd_table_adopt_state(struct nfswbd_table *next,
 void nfswbd_table_free(struct nfswbd_table *t)
 {
 	for (size_t i = 0; i < t->ndevs; i++) {
+		nfswbd_dev_sampling_close(&t->devs[i]);
 		free(t->devs[i].exports);
 		free(t->devs[i].paths);
 		free(t->devs[i].st_devs);

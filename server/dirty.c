@@ -7,7 +7,8 @@
  * from debugfs (all dirty data on the device, NFS or not); else the
  * global nr_dirty from /proc/vmstat, an upper bound for every device.
  * status.json names the source so that nobody mistakes the last two for
- * NFS-only numbers.
+ * NFS-only numbers.  The last two files are held open by the device
+ * (tick.c opens them).
  */
 #include "config.h"
 
@@ -29,7 +30,7 @@ const char *nfswbd_dirty_source_name(enum nfswbd_dirty_source s)
 	return "none";
 }
 
-uint64_t nfswbd_dirty_read(const char *sysroot, struct nfswbd_dev *d,
+uint64_t nfswbd_dirty_read(struct nfswbd_dev *d,
 			   enum nfswbd_dirty_source *src)
 {
 	uint64_t v;
@@ -43,14 +44,14 @@ uint64_t nfswbd_dirty_read(const char *sysroot, struct nfswbd_dev *d,
 		}
 	}
 
-	nfswbd_dirty_bound_read(sysroot, d, src, &v);
+	nfswbd_dirty_bound_read(d, src, &v);
 	return v;
 }
 
-bool nfswbd_dirty_bound_read(const char *sysroot, const struct nfswbd_dev *d,
+bool nfswbd_dirty_bound_read(struct nfswbd_dev *d,
 			     enum nfswbd_dirty_source *src, uint64_t *bytes)
 {
-	switch (nfswb_dirty_bound(sysroot, d->id.bdi, bytes)) {
+	switch (nfswb_dirty_bound(&d->dirty_files, bytes)) {
 	case NFSWB_BOUND_BDI:
 		*src = NFSWBD_DIRTY_DEBUGFS;
 		return true;

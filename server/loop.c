@@ -238,7 +238,7 @@ int nfswbd_run(struct nfswbd_settings *s, const struct nfswbd_cmdline *cl,
 		xlog(L_ERROR, "serving without the COMMIT latency histogram");
 	if (l.commits)
 		l.run.commit_source = nfswbd_commits_source(l.commits);
-	nfswbd_prime(t, nfswb_now_ms());
+	nfswbd_prime(s, t, nfswb_now_ms());
 	while (!l.stop) {
 		size_t n = 3, cap = 3;
 		int rc;

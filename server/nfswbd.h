@@ -28,6 +28,8 @@
 #include "exports.h"
 #include "mech.h"
 #include "policy.h"
+#include "procfs.h"
+#include "readfile.h"
 
 #define NFSWBD_DEFAULT_INTERVAL_MS	100
 #define NFSWBD_MIN_INTERVAL_MS		10
@@ -130,6 +132,13 @@ struct nfswbd_dev {
 
 	struct nfswb_estimator est;
 	bool stat_ok;				/* last stat read worked */
+	/*
+	 * The files each sample reads, open from the first sample to the
+	 * drop (tick.c); a reload hands them to the same device.
+	 */
+	struct nfswb_kfile stat_file;		/* id.stat_path */
+	struct nfswb_dirty_files dirty_files;	/* debugfs stats, vmstat */
+	bool sampling_open;
 
 	uint64_t dirty_bytes;
 	enum nfswbd_dirty_source dirty_source;
@@ -173,7 +182,7 @@ int nfswbd_table_build(const struct nfswbd_settings *s,
 		       const struct nfswb_export_opts *defaults,
 		       struct nfswbd_table *t, struct nfswb_diag *diag);
 void nfswbd_table_adopt_state(struct nfswbd_table *next,
-			      const struct nfswbd_table *prev);
+			      struct nfswbd_table *prev);
 void nfswbd_table_free(struct nfswbd_table *t);
 void nfswbd_table_log_modes(const struct nfswbd_table *t);
 const char *nfswbd_dev_mechs(const struct nfswbd_dev *d, char *buf,
@@ -195,10 +204,10 @@ void nfswbd_mech_readable(struct nfswbd_table *t, int fd);
 void nfswbd_table_drop(struct nfswbd_table *t, size_t i);
 
 /* dirty.c */
-uint64_t nfswbd_dirty_read(const char *sysroot, struct nfswbd_dev *d,
+uint64_t nfswbd_dirty_read(struct nfswbd_dev *d,
 			   enum nfswbd_dirty_source *src);
 /* The cheap upper bound alone (debugfs, else vmstat); false: none. */
-bool nfswbd_dirty_bound_read(const char *sysroot, const struct nfswbd_dev *d,
+bool nfswbd_dirty_bound_read(struct nfswbd_dev *d,
 			     enum nfswbd_dirty_source *src, uint64_t *bytes);
 
 /* loop.c */
@@ -207,7 +216,10 @@ int nfswbd_run(struct nfswbd_settings *s, const struct nfswbd_cmdline *cl,
 	       struct nfswbd_table *t);
 
 /* tick.c */
-void nfswbd_prime(struct nfswbd_table *t, uint64_t now_ms);
+void nfswbd_prime(const struct nfswbd_settings *s, struct nfswbd_table *t,
+		  uint64_t now_ms);
+void nfswbd_dev_sampling_adopt(struct nfswbd_dev *d, struct nfswbd_dev *prev);
+void nfswbd_dev_sampling_close(struct nfswbd_dev *d);
 uint64_t nfswbd_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 		 uint64_t now_ms);
 void nfswbd_print_decisions(const struct nfswbd_table *t, FILE *out);

@@ -71,6 +71,56 @@ static void dry_run_log(struct nfswbd_dev *d, uint64_t now_ms)
 }
 
 /*
+ * Open the files a sample of @d reads, once: from then on a sample is a
+ * pread(2) of each (readfile.h).  A file that does not open, or that a
+ * read error closed, is opened again at each presence check
+ * (sampling_reopen).
+ */
+static void sampling_open(const char *sysroot, struct nfswbd_dev *d)
+{
+	if (d->sampling_open)
+		return;
+	nfswb_kfile_open(&d->stat_file, d->id.stat_path);
+	nfswb_dirty_files_open(&d->dirty_files, sysroot, d->id.bdi);
+	d->sampling_open = true;
+}
+
+static void sampling_reopen(struct nfswbd_dev *d)
+{
+	if (!d->sampling_open)
+		return;
+	nfswb_kfile_reopen(&d->stat_file);
+	nfswb_dirty_files_reopen(&d->dirty_files);
+}
+
+/**
+ * nfswbd_dev_sampling_adopt - across a reload, @d (of the new table)
+ * takes over the files @prev (the same bdi in the old one) holds open,
+ * when they are the same files; @prev is left with none.
+ */
+void nfswbd_dev_sampling_adopt(struct nfswbd_dev *d, struct nfswbd_dev *prev)
+{
+	if (!prev->sampling_open || d->sampling_open ||
+	    !prev->stat_file.path ||
+	    strcmp(prev->stat_file.path, d->id.stat_path))
+		return;
+	d->stat_file = prev->stat_file;
+	d->dirty_files = prev->dirty_files;
+	d->sampling_open = true;
+	memset(&prev->stat_file, 0, sizeof(prev->stat_file));
+	memset(&prev->dirty_files, 0, sizeof(prev->dirty_files));
+	prev->sampling_open = false;
+}
+
+/** nfswbd_dev_sampling_close - close the files @d samples (at its drop). */
+void nfswbd_dev_sampling_close(struct nfswbd_dev *d)
+{
+	nfswb_kfile_close(&d->stat_file);
+	nfswb_dirty_files_close(&d->dirty_files);
+	d->sampling_open = false;
+}
+
+/*
  * One interval of one device: read what the step needs, let the step
  * decide (lib/step.c, the same function the simulation runs), hand the
  * decision to the mechanisms.
@@ -85,7 +135,8 @@ static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 	int ret;
 
 	d->sample_ms = t->interval_ms;
-	ret = nfswb_blkstat_read(d->id.stat_path, &st);
+	sampling_open(s->sysroot, d);
+	ret = nfswb_blkstat_read_file(&d->stat_file, &st);
 	if (!ret) {
 		in.stat = &st;
 		if (!d->stat_ok)
@@ -105,8 +156,7 @@ static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 	if (in.decide && (d->standby || !d->decided ||
 			  d->dirty_bytes < d->decision.target_bytes >>
 					   NFSWB_STANDBY_ENTER_SHIFT))
-		in.have_bound = nfswbd_dirty_bound_read(s->sysroot, d,
-							&bound_source,
+		in.have_bound = nfswbd_dirty_bound_read(d, &bound_source,
 							&in.dirty_bound_bytes);
 	in.standby_in_force = d->standby;
 
@@ -132,8 +182,7 @@ static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 		d->dirty_bytes = in.dirty_bound_bytes;
 		d->dirty_source = bound_source;
 	} else {
-		d->dirty_bytes = nfswbd_dirty_read(s->sysroot, d,
-						   &d->dirty_source);
+		d->dirty_bytes = nfswbd_dirty_read(d, &d->dirty_source);
 	}
 	in.policy.nfs_dirty_bytes = d->dirty_bytes;
 	for (unsigned int i = 0; in.decide && i < d->nmechs; i++) {
@@ -189,12 +238,17 @@ static bool dev_present(const char *sysroot, const struct nfswbd_dev *d)
 	return false;
 }
 
-/* Restore the settings of every device that went away and forget it. */
+/*
+ * Restore the settings of every device that went away and forget it; for
+ * the others, open again what a read error closed.
+ */
 static void drop_gone(const struct nfswbd_settings *s, struct nfswbd_table *t)
 {
 	for (size_t i = t->ndevs; i-- > 0;) {
-		if (dev_present(s->sysroot, &t->devs[i]))
+		if (dev_present(s->sysroot, &t->devs[i])) {
+			sampling_reopen(&t->devs[i]);
 			continue;
+		}
 		xlog(L_WARNING, "bdi %s (%s): %s is no longer on this device (unmounted or detached): restoring its settings and dropping it; SIGHUP once it is back",
 		     t->devs[i].id.bdi, t->devs[i].id.blockdev,
 		     t->devs[i].paths[0]);
@@ -243,14 +297,18 @@ void nfswbd_print_decisions(const struct nfswbd_table *t, FILE *out)
  * nfswbd_prime - take the first sample, so that the first interval has a
  * delta.
  */
-void nfswbd_prime(struct nfswbd_table *t, uint64_t now_ms)
+void nfswbd_prime(const struct nfswbd_settings *s, struct nfswbd_table *t,
+		  uint64_t now_ms)
 {
 	for (size_t i = 0; i < t->ndevs; i++) {
 		struct nfswbd_dev *d = &t->devs[i];
 		struct nfswb_step_in in = { .policy.now_ms = now_ms };
 		struct nfswb_step_out out;
 		struct nfswb_blkstat st;
-		int ret = nfswb_blkstat_read(d->id.stat_path, &st);
+		int ret;
+
+		sampling_open(s->sysroot, d);
+		ret = nfswb_blkstat_read_file(&d->stat_file, &st);
 
 		if (!ret) {
 			in.stat = &st;

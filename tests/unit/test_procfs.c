@@ -39,6 +39,7 @@ static void put(const char *rel, const char *text)
 
 static void test_bdi_stats(void)
 {
+	struct nfswb_dirty_files df = { 0 };
 	struct nfswb_bdi_stats st;
 	char path[PATH_MAX];
 	uint64_t bytes;
@@ -59,8 +60,18 @@ static void test_bdi_stats(void)
 		(unsigned long long)st.reclaimable);
 	T_CHECK(st.writeback == 128ull << 10, "writeback");
 	T_CHECK(st.write_bandwidth == 20480ull << 10, "bandwidth");
-	T_CHECK(nfswb_dirty_bound(root, "7:0", &bytes) == NFSWB_BOUND_BDI &&
+	nfswb_dirty_files_open(&df, root, "7:0");
+	T_CHECK(nfswb_dirty_bound(&df, &bytes) == NFSWB_BOUND_BDI &&
 		bytes == 8192ull << 10, "bound from debugfs");
+	/* Held open: the same fd reads the text written since. */
+	put("sys/kernel/debug/bdi/7:0/stats",
+	    "BdiWriteback:                0 kB\n"
+	    "BdiReclaimable:             16 kB\n");
+	T_CHECK(nfswb_dirty_bound(&df, &bytes) == NFSWB_BOUND_BDI &&
+		bytes == 16ull << 10, "bound read again: %llu",
+		(unsigned long long)bytes);
+	nfswb_dirty_files_close(&df);
+	T_CHECK(!df.bdi_stats.path && !df.vmstat.open, "closed");
 	T_CHECK(!strcmp(nfswb_bdi_stats_path("/x", "8:16", path, sizeof(path)),
 			"/x/sys/kernel/debug/bdi/8:16/stats"), "%s", path);
 
@@ -72,6 +83,7 @@ static void test_bdi_stats(void)
 
 static void test_vmstat(void)
 {
+	struct nfswb_dirty_files df = { 0 };
 	uint64_t v = 0, bytes;
 
 	/* The longer name first: "nr_dirty" must not take its number. */
@@ -86,8 +98,19 @@ static void test_vmstat(void)
 		"writeback");
 	T_CHECK(nfswb_vmstat_read(root, "nr_dirtied", &v) == -ENOENT, "absent");
 	/* Without debugfs the bound is the machine's nr_dirty. */
-	T_CHECK(nfswb_dirty_bound(root, "9:9", &bytes) == NFSWB_BOUND_GLOBAL &&
+	nfswb_dirty_files_open(&df, root, "9:9");
+	T_CHECK(nfswb_dirty_bound(&df, &bytes) == NFSWB_BOUND_GLOBAL &&
 		bytes == 12 * (uint64_t)sysconf(_SC_PAGESIZE), "global bound");
+	/* debugfs mounted since: taken up when the files are reopened. */
+	put("sys/kernel/debug/bdi/9:9/stats", "BdiReclaimable: 4 kB\n");
+	T_CHECK(nfswb_dirty_bound(&df, &bytes) == NFSWB_BOUND_GLOBAL,
+		"not reopened yet");
+	nfswb_dirty_files_reopen(&df);
+	T_CHECK(nfswb_dirty_bound(&df, &bytes) == NFSWB_BOUND_BDI &&
+		bytes == 4096, "reopened: bound from debugfs");
+	nfswb_dirty_files_close(&df);
+	T_CHECK(nfswb_dirty_bound(&df, &bytes) == NFSWB_BOUND_NONE &&
+		!bytes, "closed: no bound");
 }
 
 static pid_t thread_tid;
