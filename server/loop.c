@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * loop.c - the daemon's one thread: a timerfd for the sampling interval,
- * a signalfd for SIGHUP/SIGTERM/SIGINT and the mechanisms' own fds, all
- * in one poll(2); and the reload on SIGHUP.  What each interval does is
- * tick.c's.  CLOCK_MONOTONIC throughout, so wall-clock steps never
- * confuse the estimator.
+ * loop.c - the daemon's one thread: a timerfd armed for the device whose
+ * sample is due first, a signalfd for SIGHUP/SIGTERM/SIGINT and the
+ * mechanisms' own fds, all in one poll(2); and the reload on SIGHUP.
+ * What each expiry does is tick.c's.  CLOCK_MONOTONIC throughout, so
+ * wall-clock steps never confuse the estimator.
  */
 #include "config.h"
 
@@ -33,6 +33,8 @@ struct loop {
 	const struct nfswbd_cmdline *cl;
 	struct nfswbd_table *t;
 	int sfd, tfd;
+	uint64_t timer_next_ms;			/* its next expiry */
+	uint64_t timer_period_ms;
 	uint64_t last_status_ms;
 	struct nfswbd_metrics *metrics;		/* HTTP listener, or NULL */
 	struct nfswbd_commits *commits;		/* COMMIT histogram, or NULL */
@@ -40,14 +42,34 @@ struct loop {
 	bool stop;
 };
 
-static int arm_timer(int tfd, uint64_t interval_ms)
+/*
+ * Expire at @due_ms (CLOCK_MONOTONIC) and every @period_ms after: the
+ * samples of a device keep their interval without a re-arm each time;
+ * the timer is re-armed only when the earliest device's due time is not
+ * the next expiry (arm_next).
+ */
+static int arm_timer(struct loop *l, uint64_t due_ms, uint64_t period_ms)
 {
 	struct itimerspec its = { 0 };
 
-	its.it_interval.tv_sec = interval_ms / 1000;
-	its.it_interval.tv_nsec = (interval_ms % 1000) * 1000000;
-	its.it_value = its.it_interval;
-	return timerfd_settime(tfd, 0, &its, NULL);
+	its.it_interval.tv_sec = period_ms / 1000;
+	its.it_interval.tv_nsec = (period_ms % 1000) * 1000000;
+	its.it_value.tv_sec = due_ms / 1000;
+	its.it_value.tv_nsec = (due_ms % 1000) * 1000000;
+	if (timerfd_settime(l->tfd, TFD_TIMER_ABSTIME, &its, NULL) < 0)
+		return -1;
+	l->timer_next_ms = due_ms;
+	l->timer_period_ms = period_ms;
+	return 0;
+}
+
+/* The timer for the device due first (nfswbd_tick's answer). */
+static void arm_next(struct loop *l, uint64_t due_ms)
+{
+	if (due_ms == l->timer_next_ms)
+		return;
+	if (arm_timer(l, due_ms, l->t->sampling_ms) < 0)
+		xlog(L_ERROR, "timerfd_settime: %m");
 }
 
 static void log_export_warning(const struct nfswb_export *e, const char *msg,
@@ -111,9 +133,11 @@ static void reload(struct loop *l)
 
 	nfswbd_table_free(l->t);
 	*l->t = nt;
-	if (arm_timer(l->tfd, l->t->interval_ms) < 0)
-		xlog(L_ERROR, "timerfd_settime: %m");
+	/* Every device is sampled at the next expiry, one interval on. */
 	l->t->sampling_ms = l->t->interval_ms;
+	if (arm_timer(l, nfswb_now_ms() + l->t->interval_ms,
+		      l->t->interval_ms) < 0)
+		xlog(L_ERROR, "timerfd_settime: %m");
 	nfswbd_table_log_modes(l->t);
 	nfswbd_commits_exports(l->commits, l->t);
 	xlog(L_NOTICE, "configuration reloaded: %zu export(s) on %zu device(s)",
@@ -150,17 +174,14 @@ static void on_timer(struct loop *l)
 
 	if (read(l->tfd, &expirations, sizeof(expirations)) < 0)
 		return;
+	l->timer_next_ms += expirations * l->timer_period_ms;
 	now = nfswb_now_ms();
 	/* trace_pipe may wake poll() only past a watermark: drain anyway. */
 	if (l->commits)
 		nfswbd_commits_read(l->commits);
 	next = nfswbd_tick(l->s, l->t, now);
-	if (next != l->t->sampling_ms && !l->s->once) {
-		if (arm_timer(l->tfd, next) < 0)
-			xlog(L_ERROR, "timerfd_settime: %m");
-		else
-			l->t->sampling_ms = next;
-	}
+	if (!l->s->once)
+		arm_next(l, next);
 	if (l->s->once) {
 		if (l->s->dry_run)
 			nfswbd_print_decisions(l->t, stdout);
@@ -222,11 +243,12 @@ int nfswbd_run(struct nfswbd_settings *s, const struct nfswbd_cmdline *cl,
 		goto out;
 	}
 	l.tfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
-	if (l.tfd < 0 || arm_timer(l.tfd, t->interval_ms) < 0) {
+	t->sampling_ms = t->interval_ms;
+	if (l.tfd < 0 || arm_timer(&l, nfswb_now_ms() + t->interval_ms,
+				   t->interval_ms) < 0) {
 		xlog(L_ERROR, "timerfd: %m");
 		goto out;
 	}
-	t->sampling_ms = t->interval_ms;
 
 	l.run.start_time_s = (uint64_t)time(NULL);
 	nfswbd_status_set_run(&l.run);

@@ -146,7 +146,9 @@ struct nfswbd_dev {
 	bool decided;
 	bool standby;				/* stood by last interval */
 	uint64_t standby_intervals;		/* how many it stood by */
-	uint64_t sample_ms;			/* when it wants its next sample */
+	uint64_t sample_ms;			/* its sampling interval now */
+	uint64_t due_ms;			/* its next sample, 0: at once */
+	uint64_t samples;			/* taken, beside the first */
 	uint64_t dry_cap;			/* cap a dry run would have set */
 
 	uint64_t last_log_ms;
@@ -160,7 +162,7 @@ struct nfswbd_table {
 	struct nfswbd_dev *devs;
 	size_t ndevs;
 	uint64_t interval_ms;
-	uint64_t sampling_ms;			/* the interval in force now */
+	uint64_t sampling_ms;			/* the shortest device's now */
 	unsigned int max_files;
 	bool use_io_uring;
 	struct nfswb_restore *restore;		/* when acting */

@@ -142,6 +142,9 @@ static void write_device(struct nfswb_json *j, const struct nfswbd_dev *d)
 		       nfswbd_dirty_source_name(d->dirty_source));
 	nfswb_json_bool(j, "standby", d->standby);
 	nfswb_json_u64(j, "standby_intervals", d->standby_intervals);
+	/* Its own schedule: longer while it stands by, whatever the others do. */
+	nfswb_json_u64(j, "sampling_ms", d->sample_ms);
+	nfswb_json_u64(j, "samples", d->samples);
 	if (d->decided) {
 		nfswb_json_u64(j, "target_bytes", d->decision.target_bytes);
 		nfswb_json_u64(j, "kick_bytes", d->decision.kick_bytes);
@@ -222,7 +225,7 @@ static void write_document(FILE *f, const struct nfswbd_settings *s,
 	nfswb_json_str(&j, "mode", s->dry_run ? "dry-run" : "acting");
 	nfswb_json_u64(&j, "monotonic_ms", now_ms);
 	nfswb_json_u64(&j, "interval_ms", t->interval_ms);
-	/* Longer while every device stands by. */
+	/* The shortest device's: longer while every device stands by. */
 	nfswb_json_u64(&j, "sampling_ms", t->sampling_ms ? t->sampling_ms
 							 : t->interval_ms);
 	write_run(&j, s);

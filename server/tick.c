@@ -256,28 +256,53 @@ static void drop_gone(const struct nfswbd_settings *s, struct nfswbd_table *t)
 	}
 }
 
+/*
+ * When @d is due again after the sample taken at @now_ms: one of its
+ * intervals after the time it was due, so that the samples of a device
+ * keep the timer's period (loop.c re-arms only when the earliest due time
+ * moves), or after @now_ms when it fell behind or was never sampled.
+ */
+static uint64_t next_due(const struct nfswbd_dev *d, uint64_t now_ms)
+{
+	uint64_t due = d->due_ms + d->sample_ms;
+
+	return d->due_ms && due > now_ms ? due : now_ms + d->sample_ms;
+}
+
 /**
- * nfswbd_tick - one sampling interval for every device.
+ * nfswbd_tick - one timer expiry: the presence check once a second, and a
+ * sample of each device that is due.
  *
- * Return: the time to the next one, the shortest any device wants: the
- * sampling interval, or longer while every device stands by
- * (nfswb_policy_standby_interval_ms).
+ * Each device is sampled on its own schedule: every interval, or less
+ * often while it stands by (nfswb_policy_standby_interval_ms), whatever
+ * the others do; @t->sampling_ms becomes the shortest of those intervals.
+ *
+ * Return: when the next device is due (CLOCK_MONOTONIC ms), for the timer.
  */
 uint64_t nfswbd_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 		     uint64_t now_ms)
 {
-	uint64_t next = UINT64_MAX;
+	uint64_t next = UINT64_MAX, shortest = UINT64_MAX;
 
 	if (!t->present_ms || now_ms - t->present_ms >= NFSWBD_PRESENT_PERIOD_MS) {
 		drop_gone(s, t);
 		t->present_ms = now_ms;
 	}
 	for (size_t i = 0; i < t->ndevs; i++) {
-		dev_tick(s, t, &t->devs[i], now_ms);
-		if (t->devs[i].sample_ms < next)
-			next = t->devs[i].sample_ms;
+		struct nfswbd_dev *d = &t->devs[i];
+
+		if (!d->due_ms || d->due_ms <= now_ms) {
+			dev_tick(s, t, d, now_ms);
+			d->samples++;
+			d->due_ms = next_due(d, now_ms);
+		}
+		if (d->due_ms < next)
+			next = d->due_ms;
+		if (d->sample_ms < shortest)
+			shortest = d->sample_ms;
 	}
-	return next == UINT64_MAX ? t->interval_ms : next;
+	t->sampling_ms = shortest == UINT64_MAX ? t->interval_ms : shortest;
+	return next == UINT64_MAX ? now_ms + t->interval_ms : next;
 }
 
 /** nfswbd_print_decisions - --once --dry-run: each decision, one line. */
