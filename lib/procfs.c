@@ -63,12 +63,31 @@ int nfswb_read_keyed_u64(const char *path, const char *key, uint64_t *v)
 	return ret < 0 ? ret : find_keyed_u64(text, key, v);
 }
 
+/*
+ * The counters nfswbd samples are in the first 1.6 KiB of /proc/vmstat
+ * (nr_dirty_threshold the last of them, 6.x): one read of this much
+ * finds them, and seq_file formats no more lines than it is asked for.
+ */
+#define KEYED_HEAD	2048
+
 int nfswb_kfile_keyed_u64(struct nfswb_kfile *f, const char *key,
 			  uint64_t *v)
 {
-	char text[PROC_TEXT_MAX];
-	int ret = nfswb_kfile_read(f, text, sizeof(text));
+	char text[PROC_TEXT_MAX], *nl;
+	int ret = nfswb_kfile_read_head(f, text, KEYED_HEAD);
 
+	if (ret < 0)
+		return ret;
+	if (ret < KEYED_HEAD - 1)
+		return find_keyed_u64(text, key, v);
+	/* Cut: only whole lines count, and the rest may hold @key. */
+	nl = strrchr(text, '\n');
+	if (nl) {
+		nl[1] = '\0';
+		if (!find_keyed_u64(text, key, v))
+			return 0;
+	}
+	ret = nfswb_kfile_read(f, text, sizeof(text));
 	return ret < 0 ? ret : find_keyed_u64(text, key, v);
 }
 

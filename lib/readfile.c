@@ -110,8 +110,11 @@ out:
  */
 #define KFILE_SHORT_IS_END	2048u
 
-/* The text of @fd from offset 0 into @buf: every sampled read's loop. */
-static int pread_text(int fd, char *buf, size_t len)
+/*
+ * The text of @fd from offset 0 into @buf: every sampled read's loop.
+ * Text that does not fit is -EFBIG, or with @cut_ok the part that fits.
+ */
+static int pread_text(int fd, char *buf, size_t len, bool cut_ok)
 {
 	size_t n = 0;
 
@@ -121,6 +124,8 @@ static int pread_text(int fd, char *buf, size_t len)
 		size_t want = len - 1 - n;
 		ssize_t got;
 
+		if (!want && cut_ok)
+			break;
 		if (!want)
 			return -EFBIG;
 		got = pread(fd, buf + n, want, (off_t)n);
@@ -179,17 +184,28 @@ int nfswb_kfile_reopen(struct nfswb_kfile *f)
 	return kfile_open_fd(f);
 }
 
-int nfswb_kfile_read(struct nfswb_kfile *f, char *buf, size_t len)
+static int kfile_read(struct nfswb_kfile *f, char *buf, size_t len,
+		      bool cut_ok)
 {
 	int ret;
 
 	if (!f->open)
 		return f->err ? f->err : -EBADF;
-	ret = pread_text(f->fd, buf, len);
+	ret = pread_text(f->fd, buf, len, cut_ok);
 	/* A device that went away does not come back on this fd. */
 	if (ret < 0 && ret != -EFBIG && ret != -EINVAL)
 		kfile_close_fd(f, ret);
 	return ret;
+}
+
+int nfswb_kfile_read(struct nfswb_kfile *f, char *buf, size_t len)
+{
+	return kfile_read(f, buf, len, false);
+}
+
+int nfswb_kfile_read_head(struct nfswb_kfile *f, char *buf, size_t len)
+{
+	return kfile_read(f, buf, len, true);
 }
 
 void nfswb_kfile_close(struct nfswb_kfile *f)
@@ -205,7 +221,7 @@ int nfswb_read_text(const char *path, char *buf, size_t len)
 
 	if (fd < 0)
 		return -errno;
-	ret = pread_text(fd, buf, len);
+	ret = pread_text(fd, buf, len, false);
 	close(fd);
 	return ret;
 }

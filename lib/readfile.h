@@ -82,6 +82,16 @@ int nfswb_kfile_reopen(struct nfswb_kfile *f);
  */
 int nfswb_kfile_read(struct nfswb_kfile *f, char *buf, size_t len);
 
+/**
+ * nfswb_kfile_read_head - the start of the file's text, as much as fits
+ * in @buf (@len bytes with the NUL): for a key near the start of a long
+ * file (/proc/vmstat's nr_dirty), one short read.
+ *
+ * Return: the length read, @len - 1 when the text was cut; errors as
+ * nfswb_kfile_read() but for -EFBIG.
+ */
+int nfswb_kfile_read_head(struct nfswb_kfile *f, char *buf, size_t len);
+
 /** nfswb_kfile_close - close @f and forget its path; @f is all zeroes. */
 void nfswb_kfile_close(struct nfswb_kfile *f);
 

@@ -82,6 +82,41 @@ static void test_regular(void)
 	unlink(path);
 }
 
+/*
+ * A keyed counter near the start is found in one short read; one past
+ * it, or on the line the short read cuts, from the whole text.
+ */
+static void test_keyed_head(void)
+{
+	char path[] = "/tmp/test_kfile.XXXXXX", buf[64];
+	struct nfswb_kfile f = { 0 };
+	uint64_t v = 0;
+	int fd = mkstemp(path);
+	FILE *out;
+
+	if (fd < 0 || !(out = fdopen(fd, "w")))
+		T_SKIP("no temporary file: %s", strerror(errno));
+	fprintf(out, "nr_early%20s\n", "7");	/* 29 bytes */
+	/* 29 + 93 * 22 = 2075 bytes: the next line starts past 2 KiB. */
+	for (int i = 0; i < 93; i++)
+		fprintf(out, "nr_filler_%03d 1234567\n", i);
+	fputs("nr_late 42\n", out);
+	fclose(out);
+	T_CHECK(nfswb_kfile_open(&f, path) == 0, "open");
+	T_CHECK(nfswb_kfile_keyed_u64(&f, "nr_early", &v) == 0 && v == 7,
+		"early: %" PRIu64, v);
+	T_CHECK(nfswb_kfile_keyed_u64(&f, "nr_late", &v) == 0 && v == 42,
+		"late: %" PRIu64, v);
+	/* The head's last byte, 2046, is "nr_filler_091 12|34567". */
+	T_CHECK(nfswb_kfile_keyed_u64(&f, "nr_filler_091", &v) == 0 &&
+		v == 1234567, "the line the head cuts: %" PRIu64, v);
+	T_CHECK(nfswb_kfile_keyed_u64(&f, "nr_none", &v) == -ENOENT, "absent");
+	T_CHECK(nfswb_kfile_read_head(&f, buf, sizeof(buf)) == sizeof(buf) - 1 &&
+		!strncmp(buf, "nr_early ", 9), "head");
+	nfswb_kfile_close(&f);
+	unlink(path);
+}
+
 /* Field 10 of /proc/PID/stat, after the command in parentheses. */
 static uint64_t stat_minflt(const char *text)
 {
@@ -229,6 +264,7 @@ static void test_gone(void)
 int main(void)
 {
 	test_regular();
+	test_keyed_head();
 	test_proc_self_stat();
 	test_vmstat();
 	test_sysfs();
