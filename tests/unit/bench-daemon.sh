@@ -13,6 +13,12 @@
 # of /proc/PID/task; an exited worker is only in the total), its peak
 # RSS, the syscalls it made per sampling interval (strace -c, a second
 # pass) and how many intervals it stood by.  Aim: < 1 % and < 16 MiB.
+# With BENCH_DAEMON_IDLE=1 a second, idle ext4 loop filesystem is
+# exported too, with BENCH_DAEMON_IDLE_OPTS (default background_min=256M:
+# without debugfs its bound is the machine's nr_dirty, which the busy
+# device and the host keep above a quarter of the 8 MiB default): a
+# device standing by beside the busy one; the samples per second of each
+# device are printed.
 # Not a test: it prints numbers.
 #
 # Usage: bench-daemon.sh [seconds [rate [bs]]]  (defaults 60 4M 64K; 20k
@@ -29,25 +35,33 @@ secs=${1:-60} rate=${2:-4M} bs=${3:-64K}
 to_bytes() { numfmt --from=iec "$1"; }
 bs_bytes=$(to_bytes "$bs") && rate_bytes=$(to_bytes "$rate") || exit 1
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root (loop device, fanotify)" >&2; exit 77; }
-for p in fio losetup mkfs.ext4 strace numfmt; do
+for p in fio losetup mkfs.ext4 strace numfmt jq; do
 	command -v $p >/dev/null || { echo "SKIP: $p is missing" >&2; exit 77; }
 done
 [ -x "$NFSWBD" ] || { echo "no daemon at $NFSWBD" >&2; exit 1; }
 D=$(mktemp -d /var/tmp/nfswb-bench-daemon.XXXXXX) || exit 1
 img=$D/disk.img
 [ -n "${BENCH_DAEMON_TMPFS:-}" ] && img=/dev/shm/${D##*/}.img
-LOOP= PIDS=
+LOOPS= MNTS= PIDS=
 cleanup() {
-	local p
+	local p m l
 	for p in $PIDS; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
-	mountpoint -q "$D/mnt" && umount "$D/mnt"
-	[ -n "$LOOP" ] && losetup -d "$LOOP"
-	rm -rf "$D" "$img"
+	for m in $MNTS; do mountpoint -q "$m" && umount "$m"; done
+	for l in $LOOPS; do losetup -d "$l"; done
+	rm -rf "$D" "$img" "$img.idle"
 }
 trap cleanup EXIT
-truncate -s 1G "$img" && mkfs.ext4 -q -F "$img" || exit 1
-LOOP=$(losetup -f --show "$img") || exit 1
-mkdir "$D/mnt" && mount "$LOOP" "$D/mnt" || exit 1
+# loop_fs IMAGE SIZE MOUNTPOINT: an ext4 loop filesystem mounted there.
+loop_fs() {
+	local loop
+	truncate -s "$2" "$1" && mkfs.ext4 -q -F "$1" || return 1
+	loop=$(losetup -f --show "$1") || return 1
+	LOOPS="$LOOPS $loop"
+	mkdir "$3" && mount "$loop" "$3" || return 1
+	MNTS="$MNTS $3"
+}
+loop_fs "$img" 1G "$D/mnt" || exit 1
+[ -n "${BENCH_DAEMON_IDLE:-}" ] && { loop_fs "$img.idle" 64M "$D/idle" || exit 1; }
 cp "$(command -v fio)" "$D/nfsd"
 cat >"$D/job.fio" <<EOJ
 [randwrite]
@@ -63,6 +77,8 @@ ioengine=psync
 thread=1
 EOJ
 echo "$D/mnt (mode=files${BENCH_DAEMON_OPTS:+,$BENCH_DAEMON_OPTS})" >"$D/exports"
+[ -n "${BENCH_DAEMON_IDLE:-}" ] &&
+	echo "$D/idle (mode=files,${BENCH_DAEMON_IDLE_OPTS:-background_min=256M})" >>"$D/exports"
 : >"$D/nfs.conf"
 "$D/nfsd" --output=/dev/null "$D/job.fio" &
 fio=$!
@@ -91,14 +107,19 @@ threads_ns() {
 }
 t0=$(ticks $nfswbd) s0=$(date +%s.%N) w0=$(writes)
 read -r main0 rest0 runs0 < <(threads_ns $nfswbd)
-sb0=$(grep -o '"standby_intervals": *[0-9]*' "$D/st/status.json" | grep -o '[0-9]*$')
+# Per device: intervals stood by and samples ("samples" where the daemon
+# counts them; a device standing by throughout has one per sample).
+devs() { jq -r '.devices[] | "\(.standby_intervals) \(.samples // "-")"' "$D/st/status.json"; }
+sb0=$(jq '.devices[0].standby_intervals' "$D/st/status.json")
+devs0=$(devs)
 load0=$(cut -d' ' -f1 /proc/loadavg)
 sleep "$secs"
 t1=$(ticks $nfswbd) s1=$(date +%s.%N) w1=$(writes)
 read -r main1 rest1 runs1 < <(threads_ns $nfswbd)
 hz=$(getconf CLK_TCK)
 rss=$(awk '/VmHWM/ { print $2 }' "/proc/$nfswbd/status")
-sb1=$(grep -o '"standby_intervals": *[0-9]*' "$D/st/status.json" | grep -o '[0-9]*$')
+sb1=$(jq '.devices[0].standby_intervals' "$D/st/status.json")
+devs1=$(devs)
 kicks=$(grep -o '"kicks": *[0-9]*' "$D/st/status.json" | head -1 | grep -o '[0-9]*$')
 interval=$(grep -o '"interval_ms": *[0-9]*' "$D/st/status.json" | grep -o '[0-9]*$')
 timeout 10 strace -c -f -p $nfswbd -o "$D/strace.txt" 2>/dev/null
@@ -117,3 +138,10 @@ awk -v a="$t0" -v b="$t1" -v hz="$hz" -v s0="$s0" -v s1="$s1" -v rss="$rss" \
 		(b - a) / hz / s * 100, (mb - ma) / 1e7 / s, (wb - wa) / s, (rb - ra) / 1e7 / s, rss / 1024
 	printf "%.1f syscalls/s (strace, 10 s), %.1f per %u ms interval; samples standing by: %d (%.0f intervals of %u ms), kicks %s\n",
 		calls / 10, calls / 10 * iv / 1000, iv, sb1 - sb0, n, iv, k }'
+openat=$(awk '$NF == "openat" { print $4 }' "$D/strace.txt")
+echo "openat ${openat:-0} in 10 s ($(awk -v n="${openat:-0}" 'BEGIN { printf "%.1f", n / 10 }')/s)"
+# Each device's samples and intervals stood by per second.
+paste <(echo "$devs0") <(echo "$devs1") | awk -v s0="$s0" -v s1="$s1" '{
+	s = s1 - s0
+	printf "device %d: %.2f intervals standing by/s, %s samples/s\n", NR - 1,
+		($3 - $1) / s, $2 == "-" ? "-" : sprintf("%.2f", ($4 - $2) / s) }'
