@@ -45,11 +45,24 @@ static uint64_t max3(uint64_t a, uint64_t b, uint64_t c)
 	return m > c ? m : c;
 }
 
+/* The target's floor: background_min, or the default for 0. */
+static uint64_t target_floor(uint64_t bg_min)
+{
+	return bg_min ? bg_min : NFSWB_MIN_TARGET_BYTES;
+}
+
+/* Continuous kicking's target and minimum kick. */
+static uint64_t continuous_floor(uint64_t bg_min)
+{
+	return target_floor(bg_min) >> NFSWB_CONTINUOUS_FLOOR_SHIFT;
+}
+
 static uint64_t decide_kick(const struct nfswb_policy_in *in,
-			    uint64_t target, bool *limited)
+			    uint64_t target, bool continuous, bool *limited)
 {
 	uint64_t excess, budget, room, kick;
-	uint64_t least = nfswb_policy_min_kick(in->background_min);
+	uint64_t least = continuous ? continuous_floor(in->background_min)
+				    : nfswb_policy_min_kick(in->background_min);
 
 	if (in->nfs_dirty_bytes <= target)
 		return 0;
@@ -77,9 +90,12 @@ static uint64_t decide_kick(const struct nfswb_policy_in *in,
 	 * larger contiguous extents than several small ones (small,
 	 * interleaved writeback is what fragments files on XFS; Chinner,
 	 * 2012).  When the small kick is the whole excess, waiting would not
-	 * make it larger, only older.
+	 * make it larger, only older - except when kicking continuously:
+	 * there the excess grows by what arrives, and waiting for the
+	 * minimum keeps a trickle from costing a kick (a syscall and its
+	 * measuring) every interval.
 	 */
-	if (kick < least && kick < excess)
+	if (kick < least && (continuous || kick < excess))
 		return 0;
 	return kick;
 }
@@ -102,12 +118,6 @@ static void decide_cap(const struct nfswb_policy_in *in, uint64_t target,
 	}
 	out->cap_bytes = cap;
 	out->cap_change = moved_enough(old, cap);
-}
-
-/* The target's floor: background_min, or the default for 0. */
-static uint64_t target_floor(uint64_t bg_min)
-{
-	return bg_min ? bg_min : NFSWB_MIN_TARGET_BYTES;
 }
 
 uint64_t nfswb_policy_target(uint64_t rate, uint64_t background_time_ms,
@@ -138,6 +148,48 @@ uint64_t nfswb_policy_pace(const struct nfswb_policy_in *in)
 	return in->bandwidth;
 }
 
+uint64_t nfswb_policy_target_now(const struct nfswb_policy_in *in,
+				 bool continuous)
+{
+	if (continuous)
+		return continuous_floor(in->background_min);
+	return nfswb_policy_target(nfswb_policy_pace(in),
+				   in->background_time_ms, in->background_min);
+}
+
+/* A decayed sum: about the last 1 << NFSWB_CONTINUOUS_DECAY_SHIFT decisions. */
+static uint64_t decay(uint64_t sum)
+{
+	return sum - (sum >> NFSWB_CONTINUOUS_DECAY_SHIFT);
+}
+
+/* What fell below what the last decision left dirty: others wrote it. */
+static uint64_t cleaned_by_others(const struct nfswb_policy_in *in)
+{
+	uint64_t left = in->memory.left_bytes;
+
+	return left > in->nfs_dirty_bytes ? left - in->nfs_dirty_bytes : 0;
+}
+
+bool nfswb_policy_continuous(const struct nfswb_policy_in *in)
+{
+	const struct nfswb_policy_memory *m = &in->memory;
+	uint64_t rate_bound;
+
+	/* Only data clearly slower than the device leaves it idle time. */
+	if (!in->have_write_rate)
+		return false;
+	rate_bound = m->continuous ? in->bandwidth - in->bandwidth / 4
+				   : in->bandwidth / 2;
+	if (in->write_rate > rate_bound)
+		return false;
+	if (!m->continuous)
+		return in->nfs_dirty_bytes > nfswb_policy_target_now(in, false);
+	/* Others clean more than it kicks: the clients' COMMITs do the work. */
+	return nfswb_add_sat(decay(m->cleaned_bytes), cleaned_by_others(in)) <=
+	       decay(m->kicked_bytes);
+}
+
 bool nfswb_policy_standby(uint64_t bound, uint64_t target, bool in_force)
 {
 	unsigned int shift = in_force ? NFSWB_STANDBY_LEAVE_SHIFT
@@ -163,14 +215,20 @@ uint64_t nfswb_policy_standby_interval_ms(uint64_t bound, uint64_t target,
 void nfswb_policy_decide(const struct nfswb_policy_in *in,
 			 struct nfswb_policy_out *out)
 {
-	uint64_t target;
+	bool continuous = nfswb_policy_continuous(in);
+	uint64_t target = nfswb_policy_target_now(in, continuous);
 
 	memset(out, 0, sizeof(*out));
-	target = nfswb_policy_target(nfswb_policy_pace(in),
-				     in->background_time_ms,
-				     in->background_min);
 	out->target_bytes = target;
-	out->kick_bytes = decide_kick(in, target, &out->limited);
+	out->kick_bytes = decide_kick(in, target, continuous, &out->limited);
+	out->memory.left_bytes = in->nfs_dirty_bytes - out->kick_bytes;
+	out->memory.kicked_bytes = nfswb_add_sat(decay(in->memory.kicked_bytes),
+						 out->kick_bytes);
+	/* Beginning: what others cleaned before does not count against it. */
+	if (!continuous || in->memory.continuous)
+		out->memory.cleaned_bytes = nfswb_add_sat(
+			decay(in->memory.cleaned_bytes), cleaned_by_others(in));
+	out->memory.continuous = continuous;
 	decide_cap(in, target, out);
 	out->knob_ms = nfswb_policy_knob_ms(in->background_time_ms, target,
 					    in->kernel_bw);

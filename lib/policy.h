@@ -10,11 +10,14 @@
  *   floor  = background_min, or NFSWB_MIN_TARGET_BYTES for 0
  *   target = max(pace x background_time, floor)
  *   least  = min(floor / 2, NFSWB_MIN_KICK_BYTES)  (the minimum kick)
+ *   continuous (see nfswb_policy_continuous):
+ *            target = least = floor >> NFSWB_CONTINUOUS_FLOOR_SHIFT
  *   excess = nfs_dirty - target                  (nothing when <= 0)
  *   room   = max(bandwidth x 2 x interval, least)
  *            - inflight                          (nothing when <= 0)
  *   kick   = min(excess, room), deferred when below least unless it is
- *            the whole excess; limited when excess > room
+ *            the whole excess (continuous: always deferred below least);
+ *            limited when excess > room
  *   cap    = max(bandwidth x commit_target, 2 x target, NFSWB_MIN_CAP_BYTES)
  *            with commit_target set, else none; then at most the global
  *            dirty threshold (the kernel refuses a larger max_bytes); a
@@ -61,6 +64,29 @@
 #define NFSWB_STANDBY_LEAVE_SHIFT 1
 /* The longest a standing-by device goes unsampled. */
 #define NFSWB_STANDBY_MAX_INTERVAL_MS 1000
+/*
+ * Continuous kicking (nfswb_policy_continuous): data arriving at no more
+ * than half the bandwidth lowers the target and the minimum kick to
+ * floor >> NFSWB_CONTINUOUS_FLOOR_SHIFT (1 MiB of the default 8 MiB
+ * floor), until it arrives at more than 3/4 of it.  What the policy
+ * kicked and what others cleaned are summed with a decay of 1/16 per
+ * decision (NFSWB_CONTINUOUS_DECAY_SHIFT): about the last 1.6 s.
+ */
+#define NFSWB_CONTINUOUS_FLOOR_SHIFT 3
+#define NFSWB_CONTINUOUS_DECAY_SHIFT 4
+
+/*
+ * What the policy carries from one interval to the next: the caller
+ * passes the last decision's (nfswb_policy_out.memory) back in, zero at
+ * first.
+ */
+struct nfswb_policy_memory {
+	/* nfs_dirty_bytes less the kick: what stays dirty unless another writes it */
+	uint64_t left_bytes;
+	uint64_t kicked_bytes;	/* kicked lately (decayed sum) */
+	uint64_t cleaned_bytes;	/* fallen below left_bytes lately: others cleaned */
+	bool continuous;	/* kicked continuously */
+};
 
 struct nfswb_policy_in {
 	uint64_t now_ms;
@@ -79,6 +105,7 @@ struct nfswb_policy_in {
 	/* What the kernel reports; 0: unknown. */
 	uint64_t kernel_bw;		/* the bdi's write_bandwidth, bytes/s */
 	uint64_t dirty_threshold;	/* global nr_dirty_threshold, bytes */
+	struct nfswb_policy_memory memory;	/* the last decision's */
 };
 
 struct nfswb_policy_out {
@@ -97,6 +124,7 @@ struct nfswb_policy_out {
 	 * measure per file until it is cleared.
 	 */
 	bool standby;
+	struct nfswb_policy_memory memory;	/* for the next interval */
 };
 
 /**
@@ -137,6 +165,37 @@ uint64_t nfswb_policy_min_kick(uint64_t bg_min);
  * sustains, which the target may not exceed either.
  */
 uint64_t nfswb_policy_pace(const struct nfswb_policy_in *in);
+
+/**
+ * nfswb_policy_continuous - is the device kicked continuously now?
+ * @in: nfs_dirty_bytes, the rates, the floor and memory are read
+ *
+ * A device whose data arrives at most at half its speed has idle time to
+ * spend, and a COMMIT that comes after a quiet while waits only for the
+ * backlog: held at the floor, 8 MiB are 0.5 s of a 16 MiB/s disk.  Such
+ * a device is kicked continuously - its target and minimum kick drop to
+ * an eighth of the floor - once its backlog passed the ordinary target:
+ * then the clients' own COMMITs do not empty it.  Where they do (a
+ * COMMIT every 2 MiB, the lab's randwrite), the backlog never gets
+ * there, and the device stands by as before.  It stops when the data
+ * comes faster (above 3/4 of the bandwidth: the catching up after it
+ * began raises the write rate for a while), or when others clean more
+ * than the policy kicks: the backlog falling below what the last
+ * decision left dirty (@in->memory.left_bytes) was written by someone
+ * else, a COMMIT, an fsync or the kernel's flusher, and then the device
+ * is left to them until its backlog passes the ordinary target again.
+ * A COMMIT now and then (16 streams in step) does not stop it.
+ * Return: true to kick continuously.
+ */
+bool nfswb_policy_continuous(const struct nfswb_policy_in *in);
+
+/**
+ * nfswb_policy_target_now - the target nfswb_policy_decide() works to:
+ * nfswb_policy_target() of the pace, or continuous kicking's lowered
+ * floor when @continuous.
+ */
+uint64_t nfswb_policy_target_now(const struct nfswb_policy_in *in,
+				 bool continuous);
 
 /**
  * nfswb_policy_standby - may the device stand by this interval?

@@ -23,12 +23,11 @@ void nfswb_step_sample(struct nfswb_estimator *est,
 	p.bandwidth = out->bandwidth;
 	p.write_rate = out->write_rate;
 	p.have_write_rate = out->have_write_rate;
+	/* Kicked continuously last interval: the lowered target's thresholds. */
 	if (in->decide && in->have_bound)
 		out->standby = nfswb_policy_standby(
 			in->dirty_bound_bytes,
-			nfswb_policy_target(nfswb_policy_pace(&p),
-					    p.background_time_ms,
-					    p.background_min),
+			nfswb_policy_target_now(&p, p.memory.continuous),
 			in->standby_in_force);
 }
 

@@ -39,7 +39,7 @@ struct nfswb_step_in {
 	bool standby_in_force;		/* it stood by last interval */
 	/*
 	 * Every policy input except bandwidth and the write rate, which
-	 * the step fills in.
+	 * the step fills in; memory is the last decision's.
 	 */
 	struct nfswb_policy_in policy;
 };

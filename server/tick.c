@@ -165,6 +165,7 @@ static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 	in.policy.background_time_ms = d->opts.background_time_ms;
 	in.policy.background_min = d->opts.background_min;
 	in.policy.commit_target_ms = d->opts.commit_target_ms;
+	in.policy.memory = d->decision.memory;
 	/* A dry run pretends the caps it would have set are in force. */
 	if (s->dry_run)
 		in.policy.cap_in_force = d->dry_cap;

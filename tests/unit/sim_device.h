@@ -109,12 +109,15 @@ static inline double sim_device_write(struct sim_device *d, double speed,
  * nfswbd's interval on the device: sample its counters, and unless the
  * step stands by, decide with @dirty, the exact NFS dirty bytes (the
  * files mode's measurement).  @policy: the options and the clock; the
- * in-flight bytes are the queue's.  @standby: in force, then updated.
+ * in-flight bytes are the queue's.  @standby and @memory: in force (the
+ * last decision's), then updated, as nfswbd's tick keeps them.
  */
 static inline void sim_device_step(const struct sim_device *d,
 				   struct nfswb_estimator *est, double dirty,
 				   struct nfswb_policy_in policy,
-				   bool *standby, struct nfswb_step_out *out)
+				   bool *standby,
+				   struct nfswb_policy_memory *memory,
+				   struct nfswb_step_out *out)
 {
 	struct nfswb_blkstat st = { .nfields = 17 };
 	struct nfswb_step_in in;
@@ -124,6 +127,7 @@ static inline void sim_device_step(const struct sim_device *d,
 	st.wr_ticks = (uint64_t)d->write_ticks;
 	st.in_flight = d->qn ? 1 : 0;
 	policy.inflight_bytes = (uint64_t)d->queued;
+	policy.memory = *memory;
 	in = (struct nfswb_step_in){
 		.stat = &st,
 		.decide = true,
@@ -137,6 +141,7 @@ static inline void sim_device_step(const struct sim_device *d,
 	if (!out->standby)
 		in.policy.nfs_dirty_bytes = (uint64_t)dirty;
 	nfswb_step_decide(est, &in, out);
+	*memory = out->decision.memory;
 }
 
 static inline int sim_cmp_u64(const void *a, const void *b)

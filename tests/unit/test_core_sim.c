@@ -74,6 +74,7 @@ static void sim_sample(struct sim *s)
 			.interval_ms = s->interval_ms,
 			.background_time_ms = s->background_time_ms,
 			.inflight_bytes = (uint64_t)s->inflight,
+			.memory = s->out.memory,
 		},
 	};
 	struct nfswb_step_out out;

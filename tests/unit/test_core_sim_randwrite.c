@@ -2,7 +2,8 @@
 /*
  * test_core_sim_randwrite.c - the lab's randwrite in a closed loop with
  * nfswb_step(), the function nfswbd's per-device tick runs, at the
- * default target floor and at background_min=512K,background_time=100ms.
+ * shipped defaults, after a backlog, and at
+ * background_min=512K,background_time=100ms.
  *
  * One client writes 64 KiB at a time at 3.5 MiB/s and COMMITs after
  * every 2 MiB, waiting for the COMMIT (fio's fsync=32 of 64 KiB
@@ -12,8 +13,10 @@
  * kernel flusher.  Simulated time, 1 ms steps.
  *
  * Checked: under the default 8 MiB floor the 2 MiB between COMMITs
- * never reach the target, nothing is kicked, and every COMMIT writes its
- * 2 MiB itself (125 ms of this device).  With a 512 KiB floor the data,
+ * never reach the target, the device is never kicked continuously, it
+ * stands by, nothing is kicked, and every COMMIT writes its 2 MiB itself
+ * (125 ms of this device); after a backlog that made it kick
+ * continuously, the COMMITs that follow stop that and it stands by.  With a 512 KiB floor the data,
  * arriving slower than the disk writes, is kicked almost as it comes,
  * and a COMMIT finds at most the floor and an interval's arrivals: its
  * p99 is well below the default's (dontcache's 54 ms in the lab).
@@ -40,9 +43,13 @@ struct rsim {
 	bool waiting;
 	struct sim_device dev;
 	uint64_t now_ms, interval_ms, background_time_ms, background_min;
+	double fsync_every;	/* the first COMMIT's distance, then 2 MiB */
 	struct nfswb_estimator est;
 	bool standby;
-	uint64_t kicks;
+	struct nfswb_policy_memory memory;
+	uint64_t kicks, late_kicks;	/* late: after the first 10 s */
+	uint64_t late_intervals, late_standby;
+	uint64_t continuous;		/* intervals kicked continuously */
 };
 
 static void rsim_sample(struct rsim *m)
@@ -56,10 +63,16 @@ static void rsim_sample(struct rsim *m)
 				.interval_ms = m->interval_ms,
 				.background_time_ms = m->background_time_ms,
 				.background_min = m->background_min,
-			}, &m->standby, &out);
+			}, &m->standby, &m->memory, &out);
 	kick = (double)out.decision.kick_bytes;
 	if (kick > m->dirty)
 		kick = m->dirty;
+	m->continuous += m->memory.continuous;
+	if (m->now_ms > 11000) {
+		m->late_intervals++;
+		m->late_standby += m->standby;
+		m->late_kicks += kick >= 1;
+	}
 	if (kick >= 1) {
 		m->kicks++;
 		sim_enqueue(&m->dev, kick, -1, m->now_ms);
@@ -87,7 +100,8 @@ static void rsim_ms(struct rsim *m)
 			m->arrived -= WRITE_SIZE;
 			m->dirty += WRITE_SIZE;
 			m->since_fsync += WRITE_SIZE;
-			if (m->since_fsync >= FSYNC_EVERY) {
+			if (m->since_fsync >= m->fsync_every) {
+				m->fsync_every = FSYNC_EVERY;
 				sim_enqueue(&m->dev, m->dirty, 0, m->now_ms);
 				m->dirty = 0;
 				m->since_fsync = 0;
@@ -102,9 +116,14 @@ static void rsim_ms(struct rsim *m)
 		rsim_sample(m);
 }
 
-/* 120 s of randwrite; the COMMIT p99 in ms. */
+/*
+ * 120 s of randwrite; the COMMIT p99 in ms.  @first: the bytes before the
+ * first COMMIT (FSYNC_EVERY: none more than the others).  @late: set to
+ * the kicks and the intervals stood by after the first 10 s, of @n.
+ */
 static double run(uint64_t background_time_ms, uint64_t background_min,
-		  const char *label)
+		  double first, const char *label, uint64_t *late_kicks,
+		  double *late_standby, uint64_t *continuous)
 {
 	static struct rsim m;
 	double p99, mbs;
@@ -117,6 +136,7 @@ static double run(uint64_t background_time_ms, uint64_t background_min,
 	m.interval_ms = 100;
 	m.background_time_ms = background_time_ms;
 	m.background_min = background_min;
+	m.fsync_every = first;
 	m.now_ms = 1000;
 	nfswb_estimator_init(&m.est, NULL);
 	for (uint64_t t = 0; t < 120000; t++)
@@ -131,18 +151,50 @@ static double run(uint64_t background_time_ms, uint64_t background_min,
 	sim_sort(lat, n);
 	p99 = (double)sim_percentile(lat, n, 99);
 	mbs = (double)m.dev.ncommits * FSYNC_EVERY / 120 / MiB;
-	printf("randwrite 3.5 MiB/s on 16, %s: %u COMMITs (%.2f MiB/s), p50 %" PRIu64 " p99 %.0f max %" PRIu64 " ms, %" PRIu64 " kicks\n",
+	*late_kicks = m.late_kicks;
+	*continuous = m.continuous;
+	*late_standby = (double)m.late_standby / (double)m.late_intervals;
+	printf("randwrite 3.5 MiB/s on 16, %s: %u COMMITs (%.2f MiB/s), p50 %" PRIu64 " p99 %.0f max %" PRIu64 " ms, %" PRIu64 " kicks (%" PRIu64 " after 10 s), stood by %.0f %% after 10 s, %" PRIu64 " intervals continuous\n",
 	       label, m.dev.ncommits, mbs, sim_percentile(lat, n, 50), p99,
-	       sim_percentile(lat, n, 100), m.kicks);
+	       sim_percentile(lat, n, 100), m.kicks, m.late_kicks,
+	       100 * *late_standby, m.continuous);
 	return p99;
 }
 
 int main(void)
 {
-	double def = run(100, 0, "background_time=100ms, default floor");
-	double small = run(100, 512 << 10,
-			   "background_time=100ms,background_min=512K");
+	uint64_t kicks, cont;
+	double standby;
+	double shipped = run(1000, 0, FSYNC_EVERY, "shipped defaults",
+			     &kicks, &standby, &cont);
+	double def, small;
 
+	/*
+	 * First do no harm: the COMMITs empty the backlog long before it
+	 * reaches the 8 MiB floor, so the device is not kicked
+	 * continuously; it stands by, kicks nothing, and each COMMIT writes
+	 * its own 2 MiB.
+	 */
+	T_CHECK(kicks == 0 && standby >= 0.95 && shipped >= 120 && !cont,
+		"shipped defaults: %" PRIu64 " kicks, stood by %.0f %%, COMMIT p99 %.0f ms, %" PRIu64 " intervals continuous",
+		kicks, 100 * standby, shipped, cont);
+	/*
+	 * The same after 10 MiB without a COMMIT (another workload before
+	 * it): the backlog passed the target and the device was kicked
+	 * continuously, but the COMMITs that follow clean more than it
+	 * kicks, and after that it stands by again.
+	 */
+	run(1000, 0, 10 * MiB, "shipped defaults, 10 MiB before the first COMMIT",
+	    &kicks, &standby, &cont);
+	T_CHECK(cont > 0 && kicks == 0 && standby >= 0.95,
+		"after a backlog: %" PRIu64 " intervals continuous, %" PRIu64 " kicks after 10 s, stood by %.0f %%",
+		cont, kicks, 100 * standby);
+
+	def = run(100, 0, FSYNC_EVERY, "background_time=100ms, default floor",
+		  &kicks, &standby, &cont);
+	small = run(100, 512 << 10, FSYNC_EVERY,
+		    "background_time=100ms,background_min=512K", &kicks,
+		    &standby, &cont);
 	/*
 	 * The default: each COMMIT writes its own 2 MiB, 125 ms.  The small
 	 * floor: at most 512 KiB + an interval's 350 KiB + what was kicked

@@ -291,10 +291,15 @@ static const struct pace_case {
 	  M(16), true, M(6), M(5), M(8), 1000, M(8), 0, false },
 };
 
-/* One pace case decided with the target floor @bg_min (0: the default). */
+/*
+ * One pace case decided with the target floor @bg_min (0: the default),
+ * as on a device whose clients' COMMITs clean more than it kicks: so
+ * continuous kicking (test_continuous) stays off, the ordinary rule shows.
+ */
 static void check_pace(const struct pace_case *c, uint64_t bg_min)
 {
 	const struct nfswb_policy_in in = {
+		.memory = { .cleaned_bytes = M(100), .continuous = true },
 		.interval_ms = 100,
 		.nfs_dirty_bytes = c->dirty,
 		.inflight_bytes = c->inflight,
@@ -371,6 +376,98 @@ static void test_floor(void)
 }
 
 /*
+ * Continuous kicking: a 16 MiB/s device, interval 100 ms (in-flight
+ * budget 3355443 bytes), background_time 1 s, the default 8 MiB floor,
+ * so the lowered target and minimum kick are 1 MiB.  It begins when the
+ * backlog passes the ordinary target with data at most at half the
+ * bandwidth, and stops above 3/4 or when others clean more than it kicks
+ * (decayed sums, 1/16 per decision).
+ */
+static const struct continuous_case {
+	const char *name;
+	bool have_rate;
+	uint64_t rate, dirty, bg_min;
+	struct nfswb_policy_memory mem;
+	bool continuous;
+	uint64_t target, kick;
+	struct nfswb_policy_memory want;
+} continuous_cases[] = {
+	{ "6 of 16, 8 MiB: at the ordinary target, not yet",
+	  true, M(6), M(8), 0, { 0, 0, 0, false },
+	  false, M(8), 0, { M(8), 0, 0, false } },
+	{ "6 of 16, 9 MiB: passed it, begins; 1 MiB target, the room kicked",
+	  true, M(6), M(9), 0, { 0, 0, 0, false },
+	  true, M(1), 3355443, { M(9) - 3355443, 3355443, 0, true } },
+	{ "beginning: what others cleaned before is forgotten",
+	  true, M(6), M(9), 0, { M(12), 0, M(5), false },
+	  true, M(1), 3355443, { M(9) - 3355443, 3355443, 0, true } },
+	{ "9 of 16, above half: the ordinary target, whole excess kicked",
+	  true, M(9), M(10), 0, { 0, 0, 0, false },
+	  false, M(9), M(1), { M(9), M(1), 0, false } },
+	/* the budget raised to the 4 MiB minimum kick */
+	{ "rate unknown: never (the bandwidth's target)",
+	  false, 0, M(20), 0, { 0, 0, 0, false },
+	  false, M(16), M(4), { M(16), M(4), 0, false } },
+	/* kicked 4 MiB decays to 3.75 MiB */
+	{ "going on at 10 of 16: excess 0.5 MiB below the 1 MiB minimum waits",
+	  true, M(10), K(1536), 0, { K(1536), M(4), 0, true },
+	  true, M(1), 0, { K(1536), K(3840), 0, true } },
+	{ "going on, excess 1.5 MiB: kicked",
+	  true, M(10), K(2560), 0, { K(2560), M(4), 0, true },
+	  true, M(1), K(1536), { M(1), K(3840) + K(1536), 0, true } },
+	{ "13 of 16, above 3/4: stops, ordinary target",
+	  true, M(13), K(1536), 0, { K(1536), M(4), 0, true },
+	  false, M(13), 0, { K(1536), K(3840), 0, false } },
+	{ "a COMMIT cleaned 1.5 MiB, kicks did more lately: goes on",
+	  true, M(6), K(512), 0, { M(2), M(4), 0, true },
+	  true, M(1), 0, { K(512), K(3840), K(1536), true } },
+	/* cleaned 1 MiB decays to 960 KiB, + 1792 KiB = 2752 KiB > 960 KiB */
+	{ "others cleaned more than it kicked: stops",
+	  true, M(6), K(256), 0, { M(2), M(1), M(1), true },
+	  false, M(8), 0, { K(256), K(960), K(2752), false } },
+	{ "nothing kicked, nothing cleaned (idle): goes on",
+	  true, 0, 0, 0, { 0, 0, 0, true },
+	  true, M(1), 0, { 0, 0, 0, true } },
+	/* the ordinary target 1 MiB/s x 1 s; 1536 - 64 KiB kicked */
+	{ "background_min=512K: an eighth of it, 64 KiB",
+	  true, M(1), K(1536), K(512), { 0, 0, 0, false },
+	  true, K(64), K(1472), { K(64), K(1472), 0, true } },
+};
+
+static void test_continuous(void)
+{
+	for (size_t i = 0; i < sizeof(continuous_cases) /
+			       sizeof(continuous_cases[0]); i++) {
+		const struct continuous_case *c = &continuous_cases[i];
+		const struct nfswb_policy_in in = {
+			.interval_ms = 100,
+			.nfs_dirty_bytes = c->dirty,
+			.bandwidth = M(16),
+			.write_rate = c->rate,
+			.have_write_rate = c->have_rate,
+			.background_time_ms = 1000,
+			.background_min = c->bg_min,
+			.memory = c->mem,
+		};
+		struct nfswb_policy_out o;
+
+		nfswb_policy_decide(&in, &o);
+		T_CHECK(nfswb_policy_continuous(&in) == c->continuous &&
+			o.memory.continuous == c->continuous &&
+			o.target_bytes == c->target && o.kick_bytes == c->kick,
+			"%s: continuous %d target %" PRIu64 " kick %" PRIu64,
+			c->name, o.memory.continuous, o.target_bytes,
+			o.kick_bytes);
+		T_CHECK(o.memory.left_bytes == c->want.left_bytes &&
+			o.memory.kicked_bytes == c->want.kicked_bytes &&
+			o.memory.cleaned_bytes == c->want.cleaned_bytes,
+			"%s: left %" PRIu64 " kicked %" PRIu64 " cleaned %" PRIu64,
+			c->name, o.memory.left_bytes, o.memory.kicked_bytes,
+			o.memory.cleaned_bytes);
+	}
+}
+
+/*
  * The standby interval: the time the backlog takes to reach the target
  * at the device's rate, between the sampling interval and 1 s.
  */
@@ -424,6 +521,7 @@ int main(void)
 	test_pace();
 	test_standby();
 	test_floor();
+	test_continuous();
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		const struct policy_case *c = &cases[i];
 		const struct nfswb_policy_in in = {

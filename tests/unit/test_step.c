@@ -275,6 +275,69 @@ static void test_pace(void)
 }
 
 /*
+ * Continuous kicking through the step, with the last decision's memory
+ * passed back in as nfswbd's tick does: a device written at 6 MiB/s
+ * (estimate cold, 32 MiB/s) whose backlog passes the 8 MiB target is
+ * kicked continuously to 1 MiB (the room, 32 MiB/s x 200 ms = 6710886
+ * bytes, kicked at once), and then stands by only below a quarter of
+ * that: 300 KiB measures, 200 KiB stands by.  Without the memory the
+ * same 300 KiB stands by (the ordinary target's quarter is 2 MiB).
+ */
+static void test_continuous(void)
+{
+	struct nfswb_blkstat st = { .nfields = 17 };
+	struct nfswb_step_in in = {
+		.stat = &st, .decide = true, .have_bound = true,
+		.policy = { .now_ms = 1000, .interval_ms = 100,
+			    .background_time_ms = 1000 },
+	};
+	struct nfswb_step_out out;
+	struct nfswb_estimator est;
+
+	nfswb_estimator_init(&est, NULL);
+	nfswb_step(&est, &in, &out);		/* the baseline */
+	write_at(&est, &in, &st, 6 * MiB, 20, &out);
+	T_CHECK(out.have_write_rate && out.decision.target_bytes == 8 * MiB &&
+		out.standby && !out.decision.memory.continuous,
+		"6 MiB/s, clean: target %" PRIu64 ", standing by",
+		out.decision.target_bytes);
+
+	in.policy.memory = out.decision.memory;
+	in.dirty_bound_bytes = in.policy.nfs_dirty_bytes = 9 * MiB;
+	write_at(&est, &in, &st, 6 * MiB, 1, &out);
+	T_CHECK(out.decision.memory.continuous &&
+		out.decision.target_bytes == MiB &&
+		out.decision.kick_bytes == 6710886,
+		"9 MiB: continuous %d, target %" PRIu64 " kick %" PRIu64,
+		out.decision.memory.continuous, out.decision.target_bytes,
+		out.decision.kick_bytes);
+
+	in.policy.memory = out.decision.memory;
+	in.standby_in_force = out.standby;
+	in.dirty_bound_bytes = in.policy.nfs_dirty_bytes = 300 << 10;
+	write_at(&est, &in, &st, 6 * MiB, 1, &out);
+	T_CHECK(!out.standby && out.decision.memory.continuous,
+		"continuous, 300 KiB: measuring (standby %d)", out.standby);
+
+	in.policy.memory = out.decision.memory;
+	in.standby_in_force = out.standby;
+	in.dirty_bound_bytes = in.policy.nfs_dirty_bytes = 200 << 10;
+	write_at(&est, &in, &st, 6 * MiB, 1, &out);
+	T_CHECK(out.standby && out.decision.standby &&
+		out.decision.memory.continuous &&
+		out.decision.target_bytes == MiB && !out.decision.kick_bytes,
+		"continuous, 200 KiB: standing by (%d), still continuous %d",
+		out.standby, out.decision.memory.continuous);
+
+	in.policy.memory = (struct nfswb_policy_memory){ 0 };
+	in.standby_in_force = false;
+	in.dirty_bound_bytes = in.policy.nfs_dirty_bytes = 300 << 10;
+	write_at(&est, &in, &st, 6 * MiB, 1, &out);
+	T_CHECK(out.standby && out.decision.target_bytes == 8 * MiB,
+		"no memory, 300 KiB: standing by under the 8 MiB target");
+}
+
+/*
  * A small floor (background_min) reaches the standby thresholds too: a
  * 1 MiB/s device (fixed) with background_time 100 ms and 1 MiB dirty
  * stands by under the default 8 MiB floor (1 MiB < 8/4), but with a
@@ -316,5 +379,6 @@ int main(void)
 	test_standby();
 	test_pace();
 	test_floor();
+	test_continuous();
 	return t_result();
 }
