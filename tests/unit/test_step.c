@@ -213,6 +213,23 @@ static void write_at(struct nfswb_estimator *est, struct nfswb_step_in *in,
 }
 
 /*
+ * A cold estimator on a clean device sampled at 1 s, interval 100 ms,
+ * background_time 1 s: the first sample, the baseline, is taken.
+ */
+static void cold_start(struct nfswb_estimator *est, struct nfswb_step_in *in,
+		       struct nfswb_blkstat *st, struct nfswb_step_out *out)
+{
+	*st = (struct nfswb_blkstat){ .nfields = 17 };
+	*in = (struct nfswb_step_in){
+		.stat = st, .decide = true,
+		.policy = { .now_ms = 1000, .interval_ms = 100,
+			    .background_time_ms = 1000 },
+	};
+	nfswb_estimator_init(est, NULL);
+	nfswb_step(est, in, out);
+}
+
+/*
  * The write rate paces the target: a device written at 6 MiB/s keeps the
  * (cold, 32 MiB/s) bandwidth's target until 2 s are measured, then the
  * 8 MiB floor; at 12 MiB/s, 12 MiB.  The estimator hears "limited" only
@@ -224,17 +241,12 @@ static void write_at(struct nfswb_estimator *est, struct nfswb_step_in *in,
 static void test_pace(void)
 {
 	struct nfswb_estimator_params p = { .fixed_bw = 16 * MiB };
-	struct nfswb_blkstat st = { .nfields = 17 };
-	struct nfswb_step_in in = {
-		.stat = &st, .decide = true,
-		.policy = { .now_ms = 1000, .interval_ms = 100,
-			    .background_time_ms = 1000 },
-	};
+	struct nfswb_blkstat st;
+	struct nfswb_step_in in;
 	struct nfswb_step_out out;
 	struct nfswb_estimator est;
 
-	nfswb_estimator_init(&est, NULL);
-	nfswb_step(&est, &in, &out);		/* the baseline */
+	cold_start(&est, &in, &st, &out);
 	for (int i = 1; i < 20; i++) {
 		write_at(&est, &in, &st, 6 * MiB, 1, &out);
 		T_CHECK(!out.have_write_rate &&
@@ -285,17 +297,13 @@ static void test_pace(void)
  */
 static void test_continuous(void)
 {
-	struct nfswb_blkstat st = { .nfields = 17 };
-	struct nfswb_step_in in = {
-		.stat = &st, .decide = true, .have_bound = true,
-		.policy = { .now_ms = 1000, .interval_ms = 100,
-			    .background_time_ms = 1000 },
-	};
+	struct nfswb_blkstat st;
+	struct nfswb_step_in in;
 	struct nfswb_step_out out;
 	struct nfswb_estimator est;
 
-	nfswb_estimator_init(&est, NULL);
-	nfswb_step(&est, &in, &out);		/* the baseline */
+	cold_start(&est, &in, &st, &out);
+	in.have_bound = true;
 	write_at(&est, &in, &st, 6 * MiB, 20, &out);
 	T_CHECK(out.have_write_rate && out.decision.target_bytes == 8 * MiB &&
 		out.standby && !out.decision.memory.continuous,
