@@ -184,7 +184,12 @@ bool nfswb_policy_continuous(const struct nfswb_policy_in *in)
 	if (in->write_rate > rate_bound)
 		return false;
 	if (!m->continuous)
-		return in->nfs_dirty_bytes > nfswb_policy_target_now(in, false);
+		return in->nfs_dirty_bytes >
+		       nfswb_policy_target_now(in, false) >>
+		       NFSWB_STANDBY_LEAVE_SHIFT;
+	/* Idle: hardly anything kicked lately, so nothing to go on with. */
+	if (decay(m->kicked_bytes) < continuous_floor(in->background_min))
+		return false;
 	/* Others clean more than it kicks: the clients' COMMITs do the work. */
 	return nfswb_add_sat(decay(m->cleaned_bytes), cleaned_by_others(in)) <=
 	       decay(m->kicked_bytes);

@@ -174,8 +174,9 @@ uint64_t nfswb_policy_pace(const struct nfswb_policy_in *in);
  * spend, and a COMMIT that comes after a quiet while waits only for the
  * backlog: held at the floor, 8 MiB are 0.5 s of a 16 MiB/s disk.  Such
  * a device is kicked continuously - its target and minimum kick drop to
- * an eighth of the floor - once its backlog passed the ordinary target:
- * then the clients' own COMMITs do not empty it.  Where they do (a
+ * an eighth of the floor - once its backlog passed half the ordinary
+ * target (where a device standing by measures again): then the clients'
+ * own COMMITs do not empty it.  Where they do (a
  * COMMIT every 2 MiB, the lab's randwrite), the backlog never gets
  * there, and the device stands by as before.  It stops when the data
  * comes faster (above 3/4 of the bandwidth: the catching up after it
@@ -183,7 +184,9 @@ uint64_t nfswb_policy_pace(const struct nfswb_policy_in *in);
  * than the policy kicks: the backlog falling below what the last
  * decision left dirty (@in->memory.left_bytes) was written by someone
  * else, a COMMIT, an fsync or the kernel's flusher, and then the device
- * is left to them until its backlog passes the ordinary target again.
+ * is left to them until its backlog passes half the target again; or
+ * when it kicked less than the lowered floor lately: the device went
+ * idle, and stands by as it did before.
  * A COMMIT now and then (16 streams in step) does not stop it.
  * Return: true to kick continuously.
  */

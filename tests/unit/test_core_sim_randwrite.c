@@ -180,7 +180,7 @@ int main(void)
 		kicks, 100 * standby, shipped, cont);
 	/*
 	 * The same after 10 MiB without a COMMIT (another workload before
-	 * it): the backlog passed the target and the device was kicked
+	 * it): the backlog passed half the target and the device was kicked
 	 * continuously, but the COMMITs that follow clean more than it
 	 * kicks, and after that it stands by again.
 	 */

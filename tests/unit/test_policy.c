@@ -379,9 +379,10 @@ static void test_floor(void)
  * Continuous kicking: a 16 MiB/s device, interval 100 ms (in-flight
  * budget 3355443 bytes), background_time 1 s, the default 8 MiB floor,
  * so the lowered target and minimum kick are 1 MiB.  It begins when the
- * backlog passes the ordinary target with data at most at half the
- * bandwidth, and stops above 3/4 or when others clean more than it kicks
- * (decayed sums, 1/16 per decision).
+ * backlog passes half the ordinary target with data at most at half the
+ * bandwidth, and stops above 3/4, when others clean more than it kicks
+ * or when it kicked less than the lowered floor lately (decayed sums,
+ * 1/16 per decision).
  */
 static const struct continuous_case {
 	const char *name;
@@ -392,10 +393,10 @@ static const struct continuous_case {
 	uint64_t target, kick;
 	struct nfswb_policy_memory want;
 } continuous_cases[] = {
-	{ "6 of 16, 8 MiB: at the ordinary target, not yet",
-	  true, M(6), M(8), 0, { 0, 0, 0, false },
-	  false, M(8), 0, { M(8), 0, 0, false } },
-	{ "6 of 16, 9 MiB: passed it, begins; 1 MiB target, the room kicked",
+	{ "6 of 16, 4 MiB: half the ordinary target, not yet",
+	  true, M(6), M(4), 0, { 0, 0, 0, false },
+	  false, M(8), 0, { M(4), 0, 0, false } },
+	{ "6 of 16, 9 MiB: passed half of it, begins; 1 MiB target, the room kicked",
 	  true, M(6), M(9), 0, { 0, 0, 0, false },
 	  true, M(1), 3355443, { M(9) - 3355443, 3355443, 0, true } },
 	{ "beginning: what others cleaned before is forgotten",
@@ -421,13 +422,14 @@ static const struct continuous_case {
 	{ "a COMMIT cleaned 1.5 MiB, kicks did more lately: goes on",
 	  true, M(6), K(512), 0, { M(2), M(4), 0, true },
 	  true, M(1), 0, { K(512), K(3840), K(1536), true } },
-	/* cleaned 1 MiB decays to 960 KiB, + 1792 KiB = 2752 KiB > 960 KiB */
+	/* cleaned 1 MiB decays to 960 KiB, + 1792 KiB = 2752 KiB > 1920 KiB */
 	{ "others cleaned more than it kicked: stops",
-	  true, M(6), K(256), 0, { M(2), M(1), M(1), true },
-	  false, M(8), 0, { K(256), K(960), K(2752), false } },
-	{ "nothing kicked, nothing cleaned (idle): goes on",
-	  true, 0, 0, 0, { 0, 0, 0, true },
-	  true, M(1), 0, { 0, 0, 0, true } },
+	  true, M(6), K(256), 0, { M(2), M(2), M(1), true },
+	  false, M(8), 0, { K(256), K(1920), K(2752), false } },
+	/* kicked 1 MiB decays to 960 KiB, below the 1 MiB lowered floor */
+	{ "idle, kicked less than the lowered floor lately: stops",
+	  true, 0, 0, 0, { 0, M(1), 0, true },
+	  false, M(8), 0, { 0, K(960), 0, false } },
 	/* the ordinary target 1 MiB/s x 1 s; 1536 - 64 KiB kicked */
 	{ "background_min=512K: an eighth of it, 64 KiB",
 	  true, M(1), K(1536), K(512), { 0, 0, 0, false },

@@ -289,7 +289,7 @@ static void test_pace(void)
 /*
  * Continuous kicking through the step, with the last decision's memory
  * passed back in as nfswbd's tick does: a device written at 6 MiB/s
- * (estimate cold, 32 MiB/s) whose backlog passes the 8 MiB target is
+ * (estimate cold, 32 MiB/s) whose backlog passes half the 8 MiB target is
  * kicked continuously to 1 MiB (the room, 32 MiB/s x 200 ms = 6710886
  * bytes, kicked at once), and then stands by only below a quarter of
  * that: 300 KiB measures, 200 KiB stands by.  Without the memory the
