@@ -134,7 +134,14 @@ static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 	struct nfswb_blkstat st;
 	int ret;
 
+	/*
+	 * A device left alone (mode=off) is only reported: once a second,
+	 * as often as status.json is written, is enough for that, and its
+	 * samples would otherwise cost what an acting device's do.
+	 */
 	d->sample_ms = t->interval_ms;
+	if (!in.decide && d->sample_ms < NFSWB_STANDBY_MAX_INTERVAL_MS)
+		d->sample_ms = NFSWB_STANDBY_MAX_INTERVAL_MS;
 	sampling_open(s->sysroot, d);
 	ret = nfswb_blkstat_read_file(&d->stat_file, &st);
 	if (!ret) {
