@@ -40,14 +40,6 @@ static int parse_u64(const char *buf, uint64_t *v)
 	return 0;
 }
 
-int nfswb_read_u64(const char *path, uint64_t *v)
-{
-	char buf[64];
-	int ret = nfswb_read_text(path, buf, sizeof(buf));
-
-	return ret < 0 ? (ret == -EFBIG ? -EINVAL : ret) : parse_u64(buf, v);
-}
-
 int nfswb_kfile_read_u64(struct nfswb_kfile *f, uint64_t *v)
 {
 	char buf[64];

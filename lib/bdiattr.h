@@ -25,20 +25,13 @@ int nfswb_bdi_attr_path(char *buf, size_t len, const char *sysroot,
 			const char *bdi, const char *attr);
 
 /**
- * nfswb_read_u64 - read one unsigned decimal number from a sysfs file.
- * @path: file.
- * @v: the value.
- *
- * Return: 0, or a negative errno (-EINVAL if it is not a number).
- */
-int nfswb_read_u64(const char *path, uint64_t *v);
-
-/**
- * nfswb_kfile_read_u64 - the same from a file held open.
+ * nfswb_kfile_read_u64 - read one unsigned decimal number from a sysfs
+ * file held open.
  * @f: opened with nfswb_kfile_open()
  * @v: the value.
  *
- * Return: as nfswb_read_u64(), or nfswb_kfile_read()'s error.
+ * Return: 0, a negative errno (-EINVAL if it is not a number), or
+ * nfswb_kfile_read()'s error.
  */
 int nfswb_kfile_read_u64(struct nfswb_kfile *f, uint64_t *v);
 

@@ -141,7 +141,17 @@ uint64_t nfswb_policy_min_kick(uint64_t bg_min)
 	return half < NFSWB_MIN_KICK_BYTES ? half : NFSWB_MIN_KICK_BYTES;
 }
 
-uint64_t nfswb_policy_pace(const struct nfswb_policy_in *in)
+/*
+ * The rate the target is sized by: the bandwidth, or what the device
+ * wrote lately when that is less.  Below the device's speed the write
+ * rate is the rate data arrives at, and a target of write_rate x
+ * background_time lets data wait about background_time before it is
+ * kicked (oldest first), instead of keeping a whole background_time of
+ * device time dirty that COMMITs then wait for.  At the device's speed
+ * the write rate is what it sustains, which the target may not exceed
+ * either.
+ */
+static uint64_t policy_pace(const struct nfswb_policy_in *in)
 {
 	if (in->have_write_rate && in->write_rate < in->bandwidth)
 		return in->write_rate;
@@ -153,7 +163,7 @@ uint64_t nfswb_policy_target_now(const struct nfswb_policy_in *in,
 {
 	if (continuous)
 		return continuous_floor(in->background_min);
-	return nfswb_policy_target(nfswb_policy_pace(in),
+	return nfswb_policy_target(policy_pace(in),
 				   in->background_time_ms, in->background_min);
 }
 

@@ -152,21 +152,6 @@ uint64_t nfswb_policy_target(uint64_t rate, uint64_t background_time_ms,
 uint64_t nfswb_policy_min_kick(uint64_t bg_min);
 
 /**
- * nfswb_policy_pace - the rate the target is sized by: the bandwidth,
- * or what the device wrote lately when that is less.
- * @in: bandwidth, write_rate and have_write_rate are read
- *
- * Below the device's speed the write rate is the rate data arrives at,
- * and a target of write_rate x background_time lets data wait about
- * background_time before it is kicked (oldest first), instead of
- * keeping a whole background_time of device time dirty that COMMITs
- * then wait for: data arriving slower than the disk writes is kicked
- * continuously.  At the device's speed the write rate is what it
- * sustains, which the target may not exceed either.
- */
-uint64_t nfswb_policy_pace(const struct nfswb_policy_in *in);
-
-/**
  * nfswb_policy_continuous - is the device kicked continuously now?
  * @in: nfs_dirty_bytes, the rates, the floor and memory are read
  *

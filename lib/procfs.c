@@ -136,8 +136,9 @@ int nfswb_bdi_stats_read(const char *sysroot, const char *bdi,
 	return ret < 0 ? ret : bdi_stats_parse(text, st);
 }
 
-int nfswb_bdi_stats_read_file(struct nfswb_kfile *f,
-			      struct nfswb_bdi_stats *st)
+/* nfswb_bdi_stats_read() from the stats file held open. */
+static int bdi_stats_read_file(struct nfswb_kfile *f,
+			       struct nfswb_bdi_stats *st)
 {
 	char text[PROC_TEXT_MAX];
 	int ret;
@@ -231,7 +232,7 @@ enum nfswb_dirty_bound_source nfswb_dirty_bound(struct nfswb_dirty_files *df,
 	struct nfswb_bdi_stats st;
 	uint64_t v;
 
-	if (nfswb_bdi_stats_read_file(&df->bdi_stats, &st) == 0) {
+	if (bdi_stats_read_file(&df->bdi_stats, &st) == 0) {
 		*bytes = st.reclaimable;
 		return NFSWB_BOUND_BDI;
 	}

@@ -56,10 +56,6 @@ char *nfswb_bdi_stats_path(const char *sysroot, const char *bdi, char *buf,
 int nfswb_bdi_stats_read(const char *sysroot, const char *bdi,
 			 struct nfswb_bdi_stats *st);
 
-/** nfswb_bdi_stats_read_file - the same from the stats file held open. */
-int nfswb_bdi_stats_read_file(struct nfswb_kfile *f,
-			      struct nfswb_bdi_stats *st);
-
 /**
  * nfswb_proc_comm - the command name of task @pid (/proc/PID/comm, its
  * newline removed) into @comm, @len bytes with the NUL.  Returns 0 or
