@@ -85,6 +85,19 @@ json_get() {
 	jq -r -c "$2" "$1"
 }
 
+# status_rate FILE FILTER SECONDS PER_MS: how much the number FILTER of
+# status.json FILE grows per PER_MS of the daemon's own clock, over
+# SECONDS of wall time; "RATE GROWTH MS" (growth and the ms it took, for
+# messages).
+status_rate() {
+	local ms0 n0 ms1 n1
+	read -r ms0 n0 < <(json_get "$1" "[.monotonic_ms, ($2)] | @tsv")
+	sleep "$3"
+	read -r ms1 n1 < <(json_get "$1" "[.monotonic_ms, ($2)] | @tsv")
+	[ "$ms1" -gt "$ms0" ] || fail "$1 not rewritten in $3 s"
+	echo "$(( (n1 - n0) * $4 / (ms1 - ms0) )) $((n1 - n0)) $((ms1 - ms0))"
+}
+
 mkdir -p "$WORK/export1" "$WORK/export2"
 BDI=$(expected_bdi "$WORK/export1") ||
 	skip "/var/tmp is not on a block device with a bdi"
