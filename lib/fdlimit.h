@@ -20,8 +20,8 @@
 
 /*
  * The files a device's samples hold open (readfile.h): its stat file,
- * debugfs stats and /proc/vmstat, files mode's /proc/vmstat and kernel
- * mode's write_bandwidth.
+ * debugfs stats and /proc/vmstat, files mode's /proc/vmstat or kernel
+ * mode's write_bandwidth, and limit mode's /proc/vmstat.
  */
 #define NFSWB_FD_SAMPLED	5u
 

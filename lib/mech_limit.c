@@ -45,7 +45,7 @@ struct limit_priv {
 	char strict[PATH_MAX];
 	char max_bytes[PATH_MAX];
 	char max_ratio_fine[PATH_MAX];
-	char vmstat[PATH_MAX];
+	struct nfswb_kfile vmstat;	/* /proc/vmstat, held open */
 	bool active;		/* strict_limit and max_bytes are ours */
 	bool clamp_logged;
 };
@@ -69,6 +69,7 @@ static int limit_probe(const char *sysroot, char *why, size_t len)
 static int limit_attach(struct nfswb_mech_dev *d, char *why, size_t len)
 {
 	const char *bdi = d->id->bdi;
+	char vmstat[PATH_MAX];
 	struct limit_priv *p;
 
 	p = calloc(1, sizeof(*p));
@@ -77,7 +78,8 @@ static int limit_attach(struct nfswb_mech_dev *d, char *why, size_t len)
 		return -ENOMEM;
 	}
 	d->priv = p;
-	snprintf(p->vmstat, sizeof(p->vmstat), "%s/proc/vmstat", d->sysroot);
+	snprintf(vmstat, sizeof(vmstat), "%s/proc/vmstat", d->sysroot);
+	nfswb_kfile_open(&p->vmstat, vmstat);	/* dirty_threshold() does without */
 	if (nfswb_bdi_attr_path(p->strict, sizeof(p->strict), d->sysroot, bdi,
 				"strict_limit") < 0 ||
 	    nfswb_bdi_attr_path(p->max_bytes, sizeof(p->max_bytes),
@@ -100,11 +102,12 @@ static int limit_attach(struct nfswb_mech_dev *d, char *why, size_t len)
 }
 
 /* The global dirty threshold in bytes, the most max_bytes may be. */
-static uint64_t dirty_threshold(const struct limit_priv *p)
+static uint64_t dirty_threshold(struct limit_priv *p)
 {
 	uint64_t pages;
 
-	if (nfswb_read_keyed_u64(p->vmstat, "nr_dirty_threshold", &pages) < 0)
+	if (nfswb_kfile_reopen(&p->vmstat) < 0 ||
+	    nfswb_kfile_keyed_u64(&p->vmstat, "nr_dirty_threshold", &pages) < 0)
 		return 0;
 	return pages * (uint64_t)sysconf(_SC_PAGESIZE);
 }
@@ -208,6 +211,7 @@ static void limit_detach(struct nfswb_mech_dev *d)
 		return;
 	if (put_back(d, p) < 0)
 		d->count[LIMIT_ERRORS]++;
+	nfswb_kfile_close(&p->vmstat);
 	free(p);
 	d->priv = NULL;
 }

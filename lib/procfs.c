@@ -55,7 +55,8 @@ static int find_keyed_u64(const char *text, const char *key, uint64_t *v)
 	return -ENOENT;
 }
 
-int nfswb_read_keyed_u64(const char *path, const char *key, uint64_t *v)
+/* The same as nfswb_kfile_keyed_u64() from @path, read once. */
+static int read_keyed_u64(const char *path, const char *key, uint64_t *v)
 {
 	char text[PROC_TEXT_MAX];
 	int ret = nfswb_read_text(path, text, sizeof(text));
@@ -89,14 +90,6 @@ int nfswb_kfile_keyed_u64(struct nfswb_kfile *f, const char *key,
 	}
 	ret = nfswb_kfile_read(f, text, sizeof(text));
 	return ret < 0 ? ret : find_keyed_u64(text, key, v);
-}
-
-int nfswb_vmstat_read(const char *sysroot, const char *key, uint64_t *v)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s/proc/vmstat", sysroot);
-	return nfswb_read_keyed_u64(path, key, v);
 }
 
 char *nfswb_bdi_stats_path(const char *sysroot, const char *bdi, char *buf,
@@ -177,7 +170,7 @@ pid_t nfswb_proc_tgid(pid_t pid)
 	int ret;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	ret = nfswb_read_keyed_u64(path, "Tgid", &tgid);
+	ret = read_keyed_u64(path, "Tgid", &tgid);
 	if (ret < 0)
 		return ret;
 	if (tgid > INT32_MAX)

@@ -16,22 +16,14 @@
 #include "readfile.h"
 
 /**
- * nfswb_read_keyed_u64 - the number on the first line of @path that starts
- * with @key followed by ' ' or ':' ("nr_dirty 12" in /proc/vmstat,
- * "BdiReclaimable:   8 kB" in debugfs).  Returns 0 with *@v set, -ENOENT
- * when the file has no such line, or -errno when it cannot be read.
+ * nfswb_kfile_keyed_u64 - the number on the first line of the file held
+ * open (readfile.h) that starts with @key followed by ' ' or ':'
+ * ("nr_dirty 12" in /proc/vmstat, "BdiReclaimable:   8 kB" in debugfs).
+ * Returns 0 with *@v set, -ENOENT when the file has no such line, or
+ * nfswb_kfile_read()'s error.
  */
-int nfswb_read_keyed_u64(const char *path, const char *key, uint64_t *v);
-
-/** nfswb_kfile_keyed_u64 - the same from a file held open (readfile.h). */
 int nfswb_kfile_keyed_u64(struct nfswb_kfile *f, const char *key,
 			  uint64_t *v);
-
-/**
- * nfswb_vmstat_read - counter @key of @sysroot/proc/vmstat ("nr_dirty",
- * "nr_dirty_threshold": pages).  Returns as nfswb_read_keyed_u64().
- */
-int nfswb_vmstat_read(const char *sysroot, const char *key, uint64_t *v);
 
 /* What debugfs says of one bdi (mm/backing-dev.c's bdi_debug_stats_show). */
 struct nfswb_bdi_stats {

@@ -84,19 +84,25 @@ static void test_bdi_stats(void)
 static void test_vmstat(void)
 {
 	struct nfswb_dirty_files df = { 0 };
+	struct nfswb_kfile vm = { 0 };
+	char path[PATH_MAX + 16];
 	uint64_t v = 0, bytes;
 
 	/* The longer name first: "nr_dirty" must not take its number. */
 	put("proc/vmstat", "nr_dirty_threshold 262144\n"
 	    "nr_dirty_background_threshold 131072\nnr_dirty 12\n"
 	    "nr_writeback 3\n");
-	T_CHECK(nfswb_vmstat_read(root, "nr_dirty", &v) == 0 && v == 12,
+	snprintf(path, sizeof(path), "%s/proc/vmstat", root);
+	T_CHECK(nfswb_kfile_open(&vm, path) == 0, "open %s", path);
+	T_CHECK(nfswb_kfile_keyed_u64(&vm, "nr_dirty", &v) == 0 && v == 12,
 		"nr_dirty %llu", (unsigned long long)v);
-	T_CHECK(nfswb_vmstat_read(root, "nr_dirty_threshold", &v) == 0 &&
+	T_CHECK(nfswb_kfile_keyed_u64(&vm, "nr_dirty_threshold", &v) == 0 &&
 		v == 262144, "threshold");
-	T_CHECK(nfswb_vmstat_read(root, "nr_writeback", &v) == 0 && v == 3,
+	T_CHECK(nfswb_kfile_keyed_u64(&vm, "nr_writeback", &v) == 0 && v == 3,
 		"writeback");
-	T_CHECK(nfswb_vmstat_read(root, "nr_dirtied", &v) == -ENOENT, "absent");
+	T_CHECK(nfswb_kfile_keyed_u64(&vm, "nr_dirtied", &v) == -ENOENT,
+		"absent");
+	nfswb_kfile_close(&vm);
 	/* Without debugfs the bound is the machine's nr_dirty. */
 	nfswb_dirty_files_open(&df, root, "9:9");
 	T_CHECK(nfswb_dirty_bound(&df, &bytes) == NFSWB_BOUND_GLOBAL &&
