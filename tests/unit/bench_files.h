@@ -23,6 +23,7 @@ struct bench_dev {
 	struct nfswb_mech_dev d;
 	struct nfswb_device_id id;
 	const char *paths[1];
+	uint64_t write_rate;	/* bytes/s the device writes; 0: unknown */
 };
 
 /* One device, @mnt exported, default options; skips when it cannot attach. */
@@ -36,6 +37,7 @@ static inline void bench_attach(struct bench_dev *b, const char *mnt,
 	b->d.paths = b->paths;
 	b->d.npaths = 1;
 	b->d.max_files = max_files;
+	b->write_rate = 0;
 	b->d.use_io_uring = true;
 	if (nfswb_mech_files.attach(&b->d, why, sizeof(why)) < 0)
 		T_SKIP("files mechanism cannot attach: %s", why);
@@ -62,6 +64,9 @@ static inline void bench_interval(struct bench_dev *b, uint64_t dirty,
 	in.inflight_bytes = bench_count(b, "inflight_bytes");
 	in.bandwidth = bandwidth;
 	in.background_time_ms = b->d.opts.background_time_ms;
+	in.background_min = b->d.opts.background_min;
+	in.write_rate = b->write_rate;
+	in.have_write_rate = b->write_rate != 0;
 	nfswb_policy_decide(&in, &o);
 	nfswb_mech_files.apply(&b->d, &o);
 }
