@@ -184,7 +184,8 @@ static void step(struct drive *dr, struct nfswb_policy_out *o)
 	in.policy.now_ms = nfswb_now_ms();
 	in.policy.interval_ms = INTERVAL_MS;
 	in.policy.nfs_dirty_bytes = nfswb_mech_files.dirty_bytes(&dr->d);
-	in.policy.background_time_ms = BG_MS;
+	in.policy.background_time_ms = dr->d.opts.background_time_ms;
+	in.policy.background_min = dr->d.opts.background_min;
 	nfswb_mech_files.observe(&dr->d, &in.policy);
 	nfswb_step(&dr->est, &in, &out);
 	*o = out.decision;
@@ -428,6 +429,94 @@ static void test_rewrite_below(void)
 }
 
 /*
+ * A file rewritten at random (64 KiB blocks over a file laid out first,
+ * as randwrite's fio job writes, fdatasync every 8 MiB) and kicked early,
+ * with a target of 256 KiB: most of what is written is kicked.  Before, a kick of part of the file moved its clean point to
+ * where that kick ended, and the next kicks looked for dirty pages only
+ * above it: rewrites below it were never kicked (5 kicks, 3 MiB of 20
+ * MiB written in bench_files_rewrite's kick mode; here 3 kicks, 10-11 of
+ * the 32 MiB).
+ */
+#define REWRITE_FILE	(64 * MiB)
+#define REWRITE_RATE	(8 * MiB)
+#define REWRITE_MS	4000
+
+static pid_t random_rewriter(const char *path)
+{
+	static char block[BLOCK];
+	uint64_t start, written = 0, blocks = REWRITE_FILE / BLOCK;
+	pid_t pid = fork();
+	int fd;
+	char c;
+
+	if (pid)
+		return pid;
+	prctl(PR_SET_NAME, "nfsd");
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	close(go[1]);
+	while (read(go[0], &c, 1) < 0 && errno == EINTR)
+		;
+	memset(block, 'w', sizeof(block));
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		_exit(2);
+	srand(11);
+	start = nfswb_now_ms();
+	while (nfswb_now_ms() - start < REWRITE_MS) {
+		off_t off = (off_t)((uint64_t)rand() % blocks) * BLOCK;
+
+		if (pwrite(fd, block, BLOCK, off) != BLOCK)
+			_exit(3);
+		written += BLOCK;
+		if (written % (8 * MiB) == 0 && fdatasync(fd) < 0)
+			_exit(3);
+		while (written * 1000 / REWRITE_RATE > nfswb_now_ms() - start)
+			usleep(1000);
+	}
+	_exit(0);
+}
+
+static void test_random_rewrite_kicked(void)
+{
+	char path[PATH_MAX + 16], block[BLOCK];
+	struct nfswb_policy_out o;
+	uint64_t written = (uint64_t)REWRITE_RATE * REWRITE_MS / 1000, kicked;
+	struct drive dr;
+	pid_t w;
+	int st, fd;
+
+	snprintf(path, sizeof(path), "%s/random.dat", fs.mnt);
+	memset(block, 'l', sizeof(block));
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	T_CHECK(fd >= 0, "create %s", path);
+	for (uint64_t off = 0; off < REWRITE_FILE; off += BLOCK)
+		T_CHECK(pwrite(fd, block, BLOCK, (off_t)off) == BLOCK,
+			"lay out %s", path);
+	T_CHECK(fsync(fd) == 0, "fsync %s", path);
+	close(fd);
+	go_prepare();
+	w = random_rewriter(path);
+	attach(&dr, 64, true);
+	/* A target of 256 KiB: kicks every interval (50 MiB/s x 5 ms). */
+	dr.d.opts.background_time_ms = 5;
+	dr.d.opts.background_min = 256 << 10;
+	go_start();
+	while (waitpid(w, &st, WNOHANG) == 0)
+		step(&dr, &o);
+	T_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "rewriter failed");
+	kicked = count_files(&dr.d, "bytes_kicked");
+	printf("random rewrite: kicked %" PRIu64 " of %" PRIu64 " MiB in %" PRIu64 " kicks\n",
+	       kicked >> 20, written >> 20, count_files(&dr.d, "kicks"));
+	T_CHECK(kicked >= written / 2, "kicked %" PRIu64 " KiB of %" PRIu64
+		" KiB rewritten (%" PRIu64 " kicks)", kicked >> 10,
+		written >> 10, count_files(&dr.d, "kicks"));
+	T_CHECK(count_files(&dr.d, "errors") == 0, "%" PRIu64 " errors",
+		count_files(&dr.d, "errors"));
+	nfswb_mech_files.detach(&dr.d);
+	unlink(path);
+}
+
+/*
  * Dirty data far into a sparse file is kicked, not the holes before it:
  * 32 MiB at @off, then kicks of 8 MiB an interval.  Before, the range to
  * kick reached from offset 0 to the data in 1 GiB kicks; past 256 GiB the
@@ -594,6 +683,7 @@ int main(void)
 	test_target(false);
 	test_bound_and_delete();
 	test_rewrite_below();
+	test_random_rewrite_kicked();
 	test_sparse(300ull << 30);
 	/* 15.9 TiB: ext4's largest file with 4 KiB blocks is 16 TiB. */
 	test_sparse((159ull << 40) / 10);
