@@ -138,6 +138,7 @@ struct files_priv {
 	uint64_t dirty_sum;		/* bytes, over tracked files */
 	uint64_t writeback_sum;		/* including bytes just kicked */
 	uint64_t kicked_recent;		/* since the last dirty_bytes() */
+	uint64_t vm_writeback;		/* nr_writeback then, bytes or MAX */
 	int64_t walk_credit;		/* pages cachestat may walk now */
 	struct nfswb_kfile vmstat;	/* /proc/vmstat, held open */
 	bool have_cachestat;
@@ -712,6 +713,7 @@ static int files_attach(struct nfswb_mech_dev *d, char *why, size_t len)
 		snprintf(why, len, "out of memory");
 		return -ENOMEM;
 	}
+	p->vm_writeback = UINT64_MAX;	/* not read yet */
 	d->priv = p;
 	p->fan = -1;
 	p->root = -1;
@@ -791,11 +793,14 @@ static uint64_t vm_writeback(struct files_priv *p)
  * as their last refresh (up to REFRESH_CALLS intervals) and overstate it
  * once the device has caught up; the kernel's own nr_writeback (global,
  * so an upper bound for the device) plus what was kicked since the last
- * look corrects that at the cost of one read per interval.
+ * look corrects that at the cost of one read per interval: dirty_bytes()
+ * reads it, apply() right after adds its own kicks to that (a read of
+ * /proc/vmstat formats all its ~180 counters: 31 us on the host, about
+ * 20 times that in the lab's emulated guests).
  */
-static uint64_t inflight(struct files_priv *p)
+static uint64_t inflight(const struct files_priv *p)
 {
-	uint64_t vm = vm_writeback(p);
+	uint64_t vm = p->vm_writeback;
 
 	if (vm != UINT64_MAX && vm + p->kicked_recent < p->writeback_sum)
 		return vm + p->kicked_recent;
@@ -873,6 +878,7 @@ static uint64_t files_dirty_bytes(struct nfswb_mech_dev *d)
 	p->cursor = e;
 	if (wrapped)
 		nfswb_filetrack_resum(&p->t);
+	p->vm_writeback = vm_writeback(p);
 	d->count[FILES_INFLIGHT_BYTES] = inflight(p);
 	p->kicked_recent = 0;
 	files_release(p);
