@@ -795,8 +795,8 @@ static uint64_t vm_writeback(struct files_priv *p)
  * so an upper bound for the device) plus what was kicked since the last
  * look corrects that at the cost of one read per interval: dirty_bytes()
  * reads it, apply() right after adds its own kicks to that (a read of
- * /proc/vmstat formats all its ~180 counters: 31 us on the host, about
- * 20 times that in the lab's emulated guests).
+ * /proc/vmstat formats all its ~180 counters: 31 us on the host, many
+ * times that in the lab's emulated guests).
  */
 static uint64_t inflight(const struct files_priv *p)
 {
