@@ -74,6 +74,18 @@ static void go_start(void)
 	go[0] = go[1] = -1;
 }
 
+/* In a forked writer: take the name @comm, die with the test, wait for go. */
+static void child_wait_go(const char *comm)
+{
+	char c;
+
+	prctl(PR_SET_NAME, comm);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	close(go[1]);
+	while (read(go[0], &c, 1) < 0 && errno == EINTR)
+		;
+}
+
 /* A child named @comm writing @path at RATE for @ms (or to files[] round robin). */
 static pid_t writer(const char *comm, const char *const *paths,
 		    unsigned int npaths, uint64_t ms, int unlink_after)
@@ -84,15 +96,10 @@ static pid_t writer(const char *comm, const char *const *paths,
 	unsigned int i = 0;
 	int fds[16];
 	pid_t pid = fork();
-	char c;
 
 	if (pid)
 		return pid;
-	prctl(PR_SET_NAME, comm);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	close(go[1]);
-	while (read(go[0], &c, 1) < 0 && errno == EINTR)
-		;
+	child_wait_go(comm);
 	memset(block, 'x', sizeof(block));
 	for (i = 0; i < npaths; i++) {
 		fds[i] = open(paths[i], O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -447,15 +454,10 @@ static pid_t random_rewriter(const char *path)
 	uint64_t start, written = 0, blocks = REWRITE_FILE / BLOCK;
 	pid_t pid = fork();
 	int fd;
-	char c;
 
 	if (pid)
 		return pid;
-	prctl(PR_SET_NAME, "nfsd");
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	close(go[1]);
-	while (read(go[0], &c, 1) < 0 && errno == EINTR)
-		;
+	child_wait_go("nfsd");
 	memset(block, 'w', sizeof(block));
 	fd = open(path, O_WRONLY);
 	if (fd < 0)
@@ -545,11 +547,7 @@ static void test_sparse(uint64_t off)
 		char c = 3;
 		int fd;
 
-		prctl(PR_SET_NAME, "nfsd");
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		close(go[1]);
-		while (read(go[0], &c, 1) < 0 && errno == EINTR)
-			;
+		child_wait_go("nfsd");
 		memset(block, 's', sizeof(block));
 		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		for (i = 0; fd >= 0 && i < 32 * MiB / BLOCK; i++)
