@@ -34,7 +34,7 @@ struct nfswb_owners;
  * Each mechanism keeps its own counters in nfswb_mech_dev.count[], named
  * by its counter_names (status.json shows them under those names).
  */
-#define NFSWB_MECH_MAX_COUNTERS	8
+#define NFSWB_MECH_MAX_COUNTERS	12
 
 struct nfswb_mech_dev {
 	const struct nfswb_device_id *id;

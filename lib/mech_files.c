@@ -104,7 +104,7 @@
 enum {
 	FILES_EVENTS_SEEN, FILES_EVENTS_IGNORED, FILES_FILES_TRACKED,
 	FILES_FILES_EVICTED, FILES_KICKS, FILES_BYTES_KICKED,
-	FILES_INFLIGHT_BYTES, FILES_ERRORS,
+	FILES_INFLIGHT_BYTES, FILES_PAGES_WALKED, FILES_ERRORS,
 };
 
 static const char *const files_counters[] = {
@@ -115,6 +115,8 @@ static const char *const files_counters[] = {
 	[FILES_KICKS] = "kicks",		/* writeback starts issued */
 	[FILES_BYTES_KICKED] = "bytes_kicked",
 	[FILES_INFLIGHT_BYTES] = "inflight_bytes", /* kicked, not written */
+	/* cached pages cachestat walked: what measuring costs */
+	[FILES_PAGES_WALKED] = "pages_walked",
 	[FILES_ERRORS] = "errors",
 	NULL,
 };
@@ -271,6 +273,7 @@ static bool file_open(struct nfswb_mech_dev *d, struct files_priv *p,
 		close(fd);
 		return false;
 	}
+	e->size_opened = (uint64_t)st.st_size;
 	e->fd = fd;
 	note_open(p, e);
 	return true;
@@ -450,8 +453,10 @@ static enum refresh_result refresh(struct nfswb_mech_dev *d,
 			}
 			cs.nr_writeback += below.nr_writeback;
 			p->walk_credit -= (int64_t)below.nr_cache;
+			d->count[FILES_PAGES_WALKED] += below.nr_cache;
 		}
 		p->walk_credit -= (int64_t)cs.nr_cache;
+		d->count[FILES_PAGES_WALKED] += cs.nr_cache;
 		dirty = cs.nr_dirty * p->page;
 		wb = cs.nr_writeback * p->page;
 	} else {
@@ -550,6 +555,7 @@ static void track(struct nfswb_mech_dev *d, struct files_priv *p, int fd,
 	e->last_dirty_ms = now;
 	e->seen_ms = now;
 	e->base_size = p->have_cachestat ? 0 : (uint64_t)st.st_size;
+	e->size_kicked = (uint64_t)st.st_size;
 	nfswb_filetrack_add(&p->t, e);
 	set_ignore(p, e, true);
 	d->count[FILES_FILES_TRACKED] = p->t.count;
@@ -1025,7 +1031,7 @@ static int files_apply(struct nfswb_mech_dev *d,
 {
 	struct files_priv *p = d->priv;
 	struct nfswb_tracked *e, *next;
-	uint64_t left, bytes, now = nfswb_now_ms();
+	uint64_t left, bytes, whole, now = nfswb_now_ms();
 	int ret = 0;
 
 	if (!p)
@@ -1060,6 +1066,22 @@ static int files_apply(struct nfswb_mech_dev *d,
 			/* The file's next dirty data is new. */
 			if (kick_range(p, e, 0, 0) < 0)
 				break;	/* queue full: the rest next interval */
+			/*
+			 * A file that grew since its last whole kick (or since
+			 * it was tracked) is appended to: all below its size at
+			 * this open was kicked, and refreshes may start there
+			 * once the kick is done, so that it costs its new tail,
+			 * not all its cache, at every look.  One that did not
+			 * grow is rewritten in place, and its clean point
+			 * stays.  Rewrites below it are found by the full
+			 * refresh, and by a kick that finds nothing above
+			 * (kick_dirty_part).
+			 */
+			whole = e->size_opened / p->page * p->page;
+			if (e->size_opened > e->size_kicked &&
+			    whole > e->kick_end)
+				e->kick_end = whole;
+			e->size_kicked = e->size_opened;
 			bytes = e->dirty_bytes;
 			e->first_dirty_ms = now;
 			nfswb_filetrack_renew(&p->t, e);

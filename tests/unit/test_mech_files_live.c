@@ -436,6 +436,60 @@ static void test_rewrite_below(void)
 }
 
 /*
+ * Attach with a target of 256 KiB (50 MiB/s x 5 ms), which kicks every
+ * interval, start @child and step until it exits; its wait status.
+ */
+static int run_kicking_early(struct drive *dr, pid_t child)
+{
+	struct nfswb_policy_out o;
+	int st;
+
+	attach(dr, 64, true);
+	dr->d.opts.background_time_ms = 5;
+	dr->d.opts.background_min = 256 << 10;
+	go_start();
+	while (waitpid(child, &st, WNOHANG) == 0)
+		step(dr, &o);
+	return st;
+}
+
+/*
+ * An appended file kicked whole at every interval is measured from where
+ * its last kick ended: the pages cachestat walks follow what was appended
+ * since, not all the file keeps cached.  Before, a whole-file kick left
+ * the clean point where it was, and every look walked the file from 0.
+ */
+static void test_append_walk(void)
+{
+	char path[PATH_MAX + 16];
+	const char *np[1] = { path };
+	struct nfswb_policy_out o;
+	uint64_t walked, pages = (uint64_t)RATE / 4096;	/* 1 s of it */
+	struct drive dr;
+	unsigned int i;
+	pid_t a;
+	int st;
+
+	snprintf(path, sizeof(path), "%s/append.dat", fs.mnt);
+	go_prepare();
+	a = writer("nfsd", np, 1, 1000, 0);
+	/* Each interval's 4 MiB is kicked whole. */
+	st = run_kicking_early(&dr, a);
+	for (i = 0; i < 10; i++)
+		step(&dr, &o);
+	T_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer failed");
+	walked = count_files(&dr.d, "pages_walked");
+	printf("append: %" PRIu64 " kicks, %" PRIu64 " pages walked for a file of %" PRIu64 "\n",
+	       count_files(&dr.d, "kicks"), walked, pages);
+	T_CHECK(count_files(&dr.d, "kicks") >= 5, "%" PRIu64 " kicks",
+		count_files(&dr.d, "kicks"));
+	T_CHECK(walked < 3 * pages, "%" PRIu64 " pages walked for a file of %"
+		PRIu64 " pages", walked, pages);
+	nfswb_mech_files.detach(&dr.d);
+	unlink(path);
+}
+
+/*
  * A file rewritten at random (64 KiB blocks over a file laid out first,
  * as randwrite's fio job writes, fdatasync every 8 MiB) and kicked early,
  * with a target of 256 KiB: most of what is written is kicked.  Before, a kick of part of the file moved its clean point to
@@ -481,7 +535,6 @@ static pid_t random_rewriter(const char *path)
 static void test_random_rewrite_kicked(void)
 {
 	char path[PATH_MAX + 16], block[BLOCK];
-	struct nfswb_policy_out o;
 	uint64_t written = (uint64_t)REWRITE_RATE * REWRITE_MS / 1000, kicked;
 	struct drive dr;
 	pid_t w;
@@ -498,13 +551,7 @@ static void test_random_rewrite_kicked(void)
 	close(fd);
 	go_prepare();
 	w = random_rewriter(path);
-	attach(&dr, 64, true);
-	/* A target of 256 KiB: kicks every interval (50 MiB/s x 5 ms). */
-	dr.d.opts.background_time_ms = 5;
-	dr.d.opts.background_min = 256 << 10;
-	go_start();
-	while (waitpid(w, &st, WNOHANG) == 0)
-		step(&dr, &o);
+	st = run_kicking_early(&dr, w);
 	T_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "rewriter failed");
 	kicked = count_files(&dr.d, "bytes_kicked");
 	printf("random rewrite: kicked %" PRIu64 " of %" PRIu64 " MiB in %" PRIu64 " kicks\n",
@@ -682,6 +729,7 @@ int main(void)
 	test_bound_and_delete();
 	test_rewrite_below();
 	test_random_rewrite_kicked();
+	test_append_walk();
 	test_sparse(300ull << 30);
 	/* 15.9 TiB: ext4's largest file with 4 KiB blocks is 16 TiB. */
 	test_sparse((159ull << 40) / 10);
