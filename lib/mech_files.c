@@ -273,6 +273,9 @@ static bool file_open(struct nfswb_mech_dev *d, struct files_priv *p,
 		close(fd);
 		return false;
 	}
+	/* Grown since it was tracked: appended to (not only rewritten). */
+	if ((uint64_t)st.st_size > e->size_opened)
+		e->appended = true;
 	e->size_opened = (uint64_t)st.st_size;
 	e->fd = fd;
 	note_open(p, e);
@@ -457,6 +460,26 @@ static enum refresh_result refresh(struct nfswb_mech_dev *d,
 		}
 		p->walk_credit -= (int64_t)cs.nr_cache;
 		d->count[FILES_PAGES_WALKED] += cs.nr_cache;
+		/*
+		 * An appended file's dirty and writeback pages are its tail,
+		 * what was appended since its last COMMIT (or kick).  Later
+		 * looks start below that tail, as after a whole kick
+		 * (files_apply), and cost what is appended, not all the file
+		 * keeps cached.  Pages left dirty further back are counted
+		 * again by the full refresh, and kicked by a whole-file kick.
+		 */
+		if (e->appended && !e->pending) {
+			uint64_t tail = (cs.nr_dirty + cs.nr_writeback) *
+					p->page;
+
+			if (e->size_opened > tail) {
+				uint64_t from = (e->size_opened - tail) /
+						p->page * p->page;
+
+				if (from > e->clean_below)
+					e->clean_below = from;
+			}
+		}
 		dirty = cs.nr_dirty * p->page;
 		wb = cs.nr_writeback * p->page;
 	} else {
@@ -555,7 +578,7 @@ static void track(struct nfswb_mech_dev *d, struct files_priv *p, int fd,
 	e->last_dirty_ms = now;
 	e->seen_ms = now;
 	e->base_size = p->have_cachestat ? 0 : (uint64_t)st.st_size;
-	e->size_kicked = (uint64_t)st.st_size;
+	e->size_opened = (uint64_t)st.st_size;
 	nfswb_filetrack_add(&p->t, e);
 	set_ignore(p, e, true);
 	d->count[FILES_FILES_TRACKED] = p->t.count;
@@ -1067,21 +1090,18 @@ static int files_apply(struct nfswb_mech_dev *d,
 			if (kick_range(p, e, 0, 0) < 0)
 				break;	/* queue full: the rest next interval */
 			/*
-			 * A file that grew since its last whole kick (or since
-			 * it was tracked) is appended to: all below its size at
-			 * this open was kicked, and refreshes may start there
-			 * once the kick is done, so that it costs its new tail,
-			 * not all its cache, at every look.  One that did not
-			 * grow is rewritten in place, and its clean point
-			 * stays.  Rewrites below it are found by the full
-			 * refresh, and by a kick that finds nothing above
-			 * (kick_dirty_part).
+			 * A file that grew since it was tracked is appended
+			 * to: all below its size at this open was kicked, and
+			 * refreshes may start there once the kick is done, so
+			 * that it costs its new tail, not all its cache, at
+			 * every look.  One that never grew is rewritten in
+			 * place, and its clean point stays.  Rewrites below it
+			 * are found by the full refresh, and by a kick that
+			 * finds nothing above (kick_dirty_part).
 			 */
 			whole = e->size_opened / p->page * p->page;
-			if (e->size_opened > e->size_kicked &&
-			    whole > e->kick_end)
+			if (e->appended && whole > e->kick_end)
 				e->kick_end = whole;
-			e->size_kicked = e->size_opened;
 			bytes = e->dirty_bytes;
 			e->first_dirty_ms = now;
 			nfswb_filetrack_renew(&p->t, e);

@@ -49,7 +49,7 @@ struct nfswb_tracked {
 	uint64_t clean_below;
 	uint64_t kick_end;	/* where the pending kicks end */
 	uint64_t size_opened;	/* st_size when last opened by handle */
-	uint64_t size_kicked;	/* at its last whole kick, or when tracked */
+	bool appended;		/* grown since it was tracked */
 	unsigned int pending;	/* kicks not yet completed */
 	bool kick_failed;	/* one of them failed: do not advance */
 	unsigned int refreshes;
