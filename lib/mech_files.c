@@ -155,6 +155,12 @@ struct files_priv {
 	struct nfswb_owners kicked;	/* per owner, since attach */
 };
 
+/* @off rounded down to a page. */
+static uint64_t page_floor(const struct files_priv *p, uint64_t off)
+{
+	return off / p->page * p->page;
+}
+
 /* ---- whose write is it? ---- */
 
 static bool comm_is_writer(const struct nfswb_export_opts *o,
@@ -473,8 +479,8 @@ static enum refresh_result refresh(struct nfswb_mech_dev *d,
 					p->page;
 
 			if (e->size_opened > tail) {
-				uint64_t from = (e->size_opened - tail) /
-						p->page * p->page;
+				uint64_t from = page_floor(p, e->size_opened -
+							      tail);
 
 				if (from > e->clean_below)
 					e->clean_below = from;
@@ -924,7 +930,7 @@ static uint64_t files_dirty_bytes(struct nfswb_mech_dev *d)
 static uint64_t first_dirty(struct files_priv *p, struct nfswb_tracked *e,
 			    uint64_t from, uint64_t eof)
 {
-	uint64_t lo = from / p->page * p->page;
+	uint64_t lo = page_floor(p, from);
 	uint64_t hi = (eof + p->page - 1) / p->page * p->page;
 	struct nfswb_cachestat cs;
 
@@ -932,7 +938,7 @@ static uint64_t first_dirty(struct files_priv *p, struct nfswb_tracked *e,
 	    !cs.nr_dirty)
 		return UINT64_MAX;
 	while (hi - lo > p->page) {
-		uint64_t mid = lo + (hi - lo) / 2 / p->page * p->page;
+		uint64_t mid = lo + page_floor(p, (hi - lo) / 2);
 
 		if (nfswb_cachestat(e->fd, lo, mid - lo, &cs) < 0)
 			break;
@@ -975,7 +981,7 @@ static int kick_dirty_part(struct files_priv *p, struct nfswb_tracked *e,
 	if (fstat(e->fd, &st) < 0)
 		return 0;
 	eof = (uint64_t)st.st_size;
-	whole = eof / p->page * p->page;
+	whole = page_floor(p, eof);
 	start = first_dirty(p, e, e->clean_below, eof);
 	if (start == UINT64_MAX && e->clean_below) {
 		/*
@@ -1099,7 +1105,7 @@ static int files_apply(struct nfswb_mech_dev *d,
 			 * are found by the full refresh, and by a kick that
 			 * finds nothing above (kick_dirty_part).
 			 */
-			whole = e->size_opened / p->page * p->page;
+			whole = page_floor(p, e->size_opened);
 			if (e->appended && whole > e->kick_end)
 				e->kick_end = whole;
 			bytes = e->dirty_bytes;
