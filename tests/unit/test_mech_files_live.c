@@ -206,6 +206,27 @@ static void step(struct drive *dr, struct nfswb_policy_out *o)
 }
 
 /*
+ * Attach (io_uring, up to 64 files), start @child and step until it
+ * exits; its wait status.  @early: a target of 256 KiB (50 MiB/s x 5 ms),
+ * which kicks every interval, else the test's BG_MS.
+ */
+static int run_writer(struct drive *dr, pid_t child, bool early)
+{
+	struct nfswb_policy_out o;
+	int st;
+
+	attach(dr, 64, true);
+	if (early) {
+		dr->d.opts.background_time_ms = 5;
+		dr->d.opts.background_min = 256 << 10;
+	}
+	go_start();
+	while (waitpid(child, &st, WNOHANG) == 0)
+		step(dr, &o);
+	return st;
+}
+
+/*
  * The kernel's flusher writes a bdi back once its dirty pages pass its
  * share of the background threshold, a share that follows the bdi's part
  * of all recent writeout: with other disks busy, a fresh loop device's
@@ -410,10 +431,7 @@ static void test_rewrite_below(void)
 	/* 32 MiB appended: kicks from the front advance the clean point. */
 	go_prepare();
 	a = writer("nfsd", np, 1, 800, 0);
-	attach(&dr, 64, true);
-	go_start();
-	while (waitpid(a, &st, WNOHANG) == 0)
-		step(&dr, &o);
+	st = run_writer(&dr, a, false);
 	T_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer failed");
 	T_CHECK(count_files(&dr.d, "kicks") > 0, "no kicks while appending");
 	fd = open(path, O_RDWR);
@@ -441,23 +459,6 @@ static void test_rewrite_below(void)
 	unlink(path);
 }
 
-/*
- * Attach with a target of 256 KiB (50 MiB/s x 5 ms), which kicks every
- * interval, start @child and step until it exits; its wait status.
- */
-static int run_kicking_early(struct drive *dr, pid_t child)
-{
-	struct nfswb_policy_out o;
-	int st;
-
-	attach(dr, 64, true);
-	dr->d.opts.background_time_ms = 5;
-	dr->d.opts.background_min = 256 << 10;
-	go_start();
-	while (waitpid(child, &st, WNOHANG) == 0)
-		step(dr, &o);
-	return st;
-}
 
 /*
  * An appended file is measured from where its dirty tail begins: the
@@ -489,14 +490,7 @@ static void test_append_walk(bool kicked)
 	writer_sync_every = kicked ? 0 : 2 * MiB;
 	a = writer("nfsd", np, 1, 1000, 0);
 	writer_sync_every = 0;
-	if (kicked) {
-		st = run_kicking_early(&dr, a);
-	} else {
-		attach(&dr, 64, true);
-		go_start();
-		while (waitpid(a, &st, WNOHANG) == 0)
-			step(&dr, &o);
-	}
+	st = run_writer(&dr, a, kicked);
 	for (i = 0; i < 10; i++)
 		step(&dr, &o);
 	T_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer failed");
@@ -574,7 +568,7 @@ static void test_random_rewrite_kicked(void)
 	close(fd);
 	go_prepare();
 	w = random_rewriter(path);
-	st = run_kicking_early(&dr, w);
+	st = run_writer(&dr, w, true);
 	T_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "rewriter failed");
 	kicked = count_files(&dr.d, "bytes_kicked");
 	printf("random rewrite: kicked %" PRIu64 " of %" PRIu64 " MiB in %" PRIu64 " kicks\n",
@@ -695,10 +689,7 @@ static void test_umount(void)
 	snprintf(path, sizeof(path), "%s/umount.dat", fs.mnt);
 	go_prepare();
 	a = writer("nfsd", np, 1, 1000, 0);
-	attach(&dr, 64, true);
-	go_start();
-	while (waitpid(a, &st, WNOHANG) == 0)
-		step(&dr, &o);
+	st = run_writer(&dr, a, false);
 	T_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer failed");
 	T_CHECK(count_files(&dr.d, "files_tracked") == 1, "%" PRIu64
 		" files tracked", count_files(&dr.d, "files_tracked"));
