@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 
 #include "clock.h"
@@ -24,6 +25,7 @@ struct bench_dev {
 	struct nfswb_device_id id;
 	const char *paths[1];
 	uint64_t write_rate;	/* bytes/s the device writes; 0: unknown */
+	struct nfswb_policy_memory memory;	/* the last decision's */
 };
 
 /* One device, @mnt exported, default options; skips when it cannot attach. */
@@ -38,6 +40,7 @@ static inline void bench_attach(struct bench_dev *b, const char *mnt,
 	b->d.npaths = 1;
 	b->d.max_files = max_files;
 	b->write_rate = 0;
+	memset(&b->memory, 0, sizeof(b->memory));
 	b->d.use_io_uring = true;
 	if (nfswb_mech_files.attach(&b->d, why, sizeof(why)) < 0)
 		T_SKIP("files mechanism cannot attach: %s", why);
@@ -67,7 +70,10 @@ static inline void bench_interval(struct bench_dev *b, uint64_t dirty,
 	in.background_min = b->d.opts.background_min;
 	in.write_rate = b->write_rate;
 	in.have_write_rate = b->write_rate != 0;
+	/* Passed back as nfswbd's tick does: continuous kicking holds. */
+	in.memory = b->memory;
 	nfswb_policy_decide(&in, &o);
+	b->memory = o.memory;
 	nfswb_mech_files.apply(&b->d, &o);
 }
 
