@@ -35,7 +35,7 @@ struct loop {
 	int sfd, tfd;
 	uint64_t timer_next_ms;			/* its next expiry */
 	uint64_t timer_period_ms;
-	uint64_t last_status_ms;
+	uint64_t status_due_ms;		/* next status.json and metrics; 0: now */
 	struct nfswbd_metrics *metrics;		/* HTTP listener, or NULL */
 	struct nfswbd_commits *commits;		/* COMMIT histogram, or NULL */
 	struct nfswbd_run_info run;
@@ -144,7 +144,7 @@ static void reload(struct loop *l)
 	     l->t->cfg.count, l->t->ndevs);
 	sd_notifyf(0, "READY=1\nSTATUS=%zu export(s) on %zu device(s)%s, reloaded",
 		   l->t->cfg.count, l->t->ndevs, l->s->dry_run ? ", dry run" : "");
-	l->last_status_ms = 0;
+	l->status_due_ms = 0;
 	l->run.reloads++;
 	l->run.last_reload_s = (uint64_t)time(NULL);
 }
@@ -180,8 +180,6 @@ static void on_timer(struct loop *l)
 	if (l->commits)
 		nfswbd_commits_read(l->commits);
 	next = nfswbd_tick(l->s, l->t, now);
-	if (!l->s->once)
-		arm_next(l, next);
 	if (l->s->once) {
 		if (l->s->dry_run)
 			nfswbd_print_decisions(l->t, stdout);
@@ -191,13 +189,21 @@ static void on_timer(struct loop *l)
 		l->stop = true;
 		return;
 	}
-	if (!l->last_status_ms ||
-	    now - l->last_status_ms >= l->s->status_ms) {
+	if (now >= l->status_due_ms) {
 		nfswbd_status_write(l->s, l->t, now);
 		nfswbd_metrics_publish(l->metrics, l->s, l->t, &l->run,
 				       l->commits);
-		l->last_status_ms = now;
+		/*
+		 * On its own schedule, not the samples': a device standing
+		 * by is sampled once a second at most, and waiting for a
+		 * sample would stretch a shorter status-interval to that.
+		 */
+		l->status_due_ms = l->status_due_ms &&
+				   now - l->status_due_ms < l->s->status_ms ?
+				   l->status_due_ms + l->s->status_ms :
+				   now + l->s->status_ms;
 	}
+	arm_next(l, next < l->status_due_ms ? next : l->status_due_ms);
 }
 
 /**
