@@ -189,19 +189,21 @@ static void on_timer(struct loop *l)
 		l->stop = true;
 		return;
 	}
-	if (now >= l->status_due_ms) {
+	/*
+	 * On its own schedule, not the samples': a device standing by is
+	 * sampled once a second at most, and waiting for a sample would
+	 * stretch a shorter status-interval to that.  A sample up to a
+	 * quarter of the interval early publishes it when the next one comes
+	 * after the due time, so that the two share a wake-up: a device
+	 * standing by then costs no wake-up of its own for the status.
+	 */
+	if (now >= l->status_due_ms ||
+	    (now + l->s->status_ms / 4 >= l->status_due_ms &&
+	     next > l->status_due_ms)) {
 		nfswbd_status_write(l->s, l->t, now);
 		nfswbd_metrics_publish(l->metrics, l->s, l->t, &l->run,
 				       l->commits);
-		/*
-		 * On its own schedule, not the samples': a device standing
-		 * by is sampled once a second at most, and waiting for a
-		 * sample would stretch a shorter status-interval to that.
-		 */
-		l->status_due_ms = l->status_due_ms &&
-				   now - l->status_due_ms < l->s->status_ms ?
-				   l->status_due_ms + l->s->status_ms :
-				   now + l->s->status_ms;
+		l->status_due_ms = now + l->s->status_ms;
 	}
 	arm_next(l, next < l->status_due_ms ? next : l->status_due_ms);
 }
