@@ -52,12 +52,18 @@ expected_bdi() {
 	cat "$sys/dev"
 }
 
-# wait_for SECONDS COMMAND...: poll COMMAND every 50 ms, bounded.
+# wait_for SECONDS COMMAND...: poll COMMAND every 50 ms, bounded.  Once
+# the deadline has passed COMMAND is asked one last time: on a loaded
+# machine the shell may have slept through the whole wait since the
+# last try, and what it waited for may have come meanwhile.
 wait_for() {
 	local deadline=$(( $(date +%s%N) / 1000000 + $1 * 1000 ))
 	shift
 	while ! "$@" 2>/dev/null; do
-		[ $(( $(date +%s%N) / 1000000 )) -ge $deadline ] && return 1
+		if [ $(( $(date +%s%N) / 1000000 )) -ge $deadline ]; then
+			"$@" 2>/dev/null
+			return
+		fi
 		sleep 0.05
 	done
 	return 0
