@@ -110,15 +110,17 @@ check "nfswb-report counted the 48 COMMITs" [ "$count" = 48 ]
 # sample, so the last COMMITs may show up to two seconds after they
 # completed, more on a loaded machine: wait for them, at most 20 s, and
 # a second more, to see that none is counted twice.
-export_count() {
-	curl -sf "http://127.0.0.1:$METRICS_PORT/metrics" -o "$G_DIR/metrics.txt" &&
-		grep -q "^nfswb_commit_latency_seconds_count{bdi=\"[0-9:]*\",export=\"$DISK\"} 48$" "$G_DIR/metrics.txt"
+fetch_metrics() {
+	curl -sf "http://127.0.0.1:$METRICS_PORT/metrics" -o "$G_DIR/metrics.txt"
 }
-for _ in $(seq 100); do export_count && break; sleep 0.2; done
-sleep 1
-curl -sf "http://127.0.0.1:$METRICS_PORT/metrics" -o "$G_DIR/metrics.txt"
-check "nfswbd counts 48 COMMITs for export $DISK: $(grep '^nfswb_commit_latency_seconds_count' "$G_DIR/metrics.txt")" \
+counts_48() {
 	grep -q "^nfswb_commit_latency_seconds_count{bdi=\"[0-9:]*\",export=\"$DISK\"} 48$" "$G_DIR/metrics.txt"
+}
+for _ in $(seq 100); do fetch_metrics && counts_48 && break; sleep 0.2; done
+sleep 1
+fetch_metrics
+check "nfswbd counts 48 COMMITs for export $DISK: $(grep '^nfswb_commit_latency_seconds_count' "$G_DIR/metrics.txt")" \
+	counts_48
 if command -v promtool >/dev/null; then
 	promtool check metrics < "$G_DIR/metrics.txt" >"$G_DIR/lint" 2>&1
 	rc=$?
