@@ -33,6 +33,11 @@ median_gap() {
 		awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 
+standing_by_at_1s() {
+	json_get "$st" '.devices[0].standby and .sampling_ms == 1000' |
+		grep -qx true
+}
+
 for period in 1000 250; do
 	printf '[nfswbd]\nstatus-interval = %sms\n' "$period" > "$NFS_CONF"
 	rm -rf "$WORK/state"
@@ -40,7 +45,7 @@ for period in 1000 250; do
 		--nfs-conf "$NFS_CONF" --state-dir "$WORK/state" \
 		2>"$WORK/err" &
 	PIDS=$!
-	wait_for 10 sh -c "jq -e '.devices[0].standby and .sampling_ms == 1000' '$st' >/dev/null 2>&1" ||
+	wait_for 10 standing_by_at_1s ||
 		fail "not standing by at 1 s: $(jq -c '{sampling_ms, d: .devices[0] | {standby, sampling_ms, target_bytes}}' "$st" 2>&1) $(cat "$WORK/err")"
 	gap=$(median_gap 4)
 	[ -n "$gap" ] || fail "status.json rewritten less than twice in 4 s"
