@@ -92,6 +92,36 @@ int nfswb_kfile_keyed_u64(struct nfswb_kfile *f, const char *key,
 	return ret < 0 ? ret : find_keyed_u64(text, key, v);
 }
 
+/*
+ * nfsd's stats start "rc HITS MISSES NOCACHE", "fh STALE 0 0 0 0", then
+ * "io READ WRITE": the counters are in its first hundred bytes, and a
+ * short read keeps seq_file from formatting the per-op tables after them.
+ */
+#define NFSD_STATS_HEAD	256
+
+int nfswb_nfsd_written(struct nfswb_kfile *f, uint64_t *bytes)
+{
+	char text[NFSD_STATS_HEAD];
+	uint64_t rd, wr;
+	int ret = nfswb_kfile_read_head(f, text, sizeof(text));
+
+	if (ret < 0)
+		return ret;
+	for (const char *line = text; *line;) {
+		const char *nl = strchr(line, '\n');
+
+		if (!nl)
+			break;	/* cut: not a whole line */
+		if (!strncmp(line, "io ", 3) &&
+		    sscanf(line + 3, "%" SCNu64 " %" SCNu64, &rd, &wr) == 2) {
+			*bytes = wr;
+			return 0;
+		}
+		line = nl + 1;
+	}
+	return -ENOENT;
+}
+
 char *nfswb_bdi_stats_path(const char *sysroot, const char *bdi, char *buf,
 			   size_t len)
 {

@@ -67,6 +67,15 @@ pid_t nfswb_proc_tgid(pid_t pid);
  */
 void nfswb_unescape_octal(char *s);
 
+/**
+ * nfswb_nfsd_written - the bytes knfsd's WRITEs have written since nfsd
+ * started in this network namespace: the second number of the "io" line
+ * of /proc/net/rpc/nfsd (fs/nfsd/stats.c), held open as @f.
+ * Returns 0 with *@bytes set, -ENOENT when the text has no whole "io"
+ * line, or nfswb_kfile_read_head()'s error (-ENOENT: nfsd not loaded).
+ */
+int nfswb_nfsd_written(struct nfswb_kfile *f, uint64_t *bytes);
+
 /* Where nfswb_dirty_bound() found its number. */
 enum nfswb_dirty_bound_source {
 	NFSWB_BOUND_NONE,	/* neither file could be read */

@@ -2,7 +2,7 @@
 /*
  * test_procfs.c - lib/procfs.c's readers: a bdi's debugfs stats as
  * mm/backing-dev.c prints them, /proc/vmstat counters whose names are
- * prefixes of others, and /proc/PID/comm and Tgid of this process and of
+ * prefixes of others, nfsd's count of the bytes it wrote, and /proc/PID/comm and Tgid of this process and of
  * one of its threads.
  */
 #include "config.h"
@@ -167,6 +167,33 @@ static void test_proc(void)
 	T_CHECK(nfswb_proc_tgid(INT32_MAX) == -ENOENT, "no such pid's tgid");
 }
 
+/* nfsd's io line, whole or cut; no nfsd, no count. */
+static void test_nfsd_written(void)
+{
+	struct nfswb_kfile f = { 0 };
+	char path[PATH_MAX + 32];
+	uint64_t v = 0;
+
+	snprintf(path, sizeof(path), "%s/proc/net/rpc/nfsd", root);
+	T_CHECK(nfswb_kfile_open(&f, path) == -ENOENT &&
+		nfswb_nfsd_written(&f, &v) < 0, "nfsd not loaded");
+	/* As fs/nfsd/stats.c prints it (6.12, 7.3). */
+	put("proc/net/rpc/nfsd", "rc 0 12 34\nfh 0 0 0 0 0\n"
+	    "io 4096 1073741824000\nth 8 0 0.000 0.000 0.000 0.000\n"
+	    "ra 0 0 0 0 0 0 0 0 0 0 0 0\nnet 46 0 46 3\n");
+	T_CHECK(nfswb_kfile_reopen(&f) == 0, "open %s", path);
+	T_CHECK(nfswb_nfsd_written(&f, &v) == 0 && v == 1073741824000ull,
+		"written %llu", (unsigned long long)v);
+	/* A read that cuts the io line is no count. */
+	put("proc/net/rpc/nfsd", "rc 0 12 34\nfh 0 0 0 0 0\nio 4096 10");
+	T_CHECK(nfswb_nfsd_written(&f, &v) == -ENOENT, "cut io line");
+	put("proc/net/rpc/nfsd", "rc 0 12 34\nfh 0 0 0 0 0\nio 4096\n");
+	T_CHECK(nfswb_nfsd_written(&f, &v) == -ENOENT, "one number");
+	put("proc/net/rpc/nfsd", "rc 0 12 34\nfh 0 0 0 0 0\nior 1 2\n");
+	T_CHECK(nfswb_nfsd_written(&f, &v) == -ENOENT, "no io line");
+	nfswb_kfile_close(&f);
+}
+
 int main(void)
 {
 	char cmd[PATH_MAX + 16];
@@ -176,6 +203,7 @@ int main(void)
 		T_SKIP("no temporary directory: %s", strerror(errno));
 	test_bdi_stats();
 	test_vmstat();
+	test_nfsd_written();
 	test_proc();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd) != 0)
