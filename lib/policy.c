@@ -227,6 +227,42 @@ uint64_t nfswb_policy_standby_interval_ms(uint64_t bound, uint64_t target,
 	return ms > interval_ms ? ms : interval_ms;
 }
 
+bool nfswb_written_bound_get(const struct nfswb_written_bound *w,
+			     uint64_t written, uint64_t now_ms,
+			     uint64_t *bound)
+{
+	if (!w->proven || w->broken || written < w->base_written ||
+	    now_ms < w->base_ms ||
+	    now_ms - w->base_ms > NFSWB_WRITTEN_BOUND_MAX_AGE_MS)
+		return false;
+	*bound = nfswb_add_sat(w->base_dirty, written - w->base_written);
+	return true;
+}
+
+bool nfswb_written_bound_look(struct nfswb_written_bound *w,
+			      uint64_t measured, uint64_t written,
+			      uint64_t now_ms)
+{
+	bool broke = false;
+
+	if (w->have_base && !w->broken && written >= w->base_written) {
+		uint64_t bound = nfswb_add_sat(w->base_dirty,
+					       written - w->base_written);
+
+		if (w->proven &&
+		    measured > nfswb_add_sat(nfswb_mul_sat(bound, 2),
+					     NFSWB_MIN_KICK_BYTES))
+			w->broken = broke = true;
+		if (written > w->base_written)
+			w->proven = true;
+	}
+	w->base_dirty = measured;
+	w->base_written = written;
+	w->base_ms = now_ms;
+	w->have_base = true;
+	return broke;
+}
+
 void nfswb_policy_decide(const struct nfswb_policy_in *in,
 			 struct nfswb_policy_out *out)
 {

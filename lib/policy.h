@@ -227,6 +227,63 @@ uint64_t nfswb_policy_standby_interval_ms(uint64_t bound, uint64_t target,
 					  uint64_t interval_ms);
 
 /*
+ * The written bound: knfsd counts the bytes its WRITEs hand to the page
+ * cache (/proc/net/rpc/nfsd, line "io"), so a device's NFS-written dirty
+ * bytes are at most what the last look at its files measured plus what
+ * nfsd wrote since, on every device at once.  Unlike BdiReclaimable it
+ * leaves out what local processes dirtied (a build's temp files): a
+ * device beside them whose COMMITs keep its NFS backlog small stands by
+ * too, instead of measuring each file every interval.
+ *
+ * The bound counts only once the count grew between two looks: an
+ * idle knfsd beside NFS-Ganesha never moves it.  A count that grew less
+ * than a look finds cannot be nfsd's count of these writes (Ganesha and
+ * knfsd both writing, or knfsd in another network namespace): the bound
+ * breaks and is not used again.  It also ages: after
+ * NFSWB_WRITTEN_BOUND_MAX_AGE_MS without a look it stands for nothing,
+ * so a device never goes longer unmeasured, and the check runs.
+ */
+#define NFSWB_WRITTEN_BOUND_MAX_AGE_MS	5000
+
+struct nfswb_written_bound {
+	uint64_t base_dirty;	/* NFS-written dirty bytes the last look found */
+	uint64_t base_written;	/* nfsd's count at that look */
+	uint64_t base_ms;	/* when */
+	bool have_base;
+	bool proven;		/* the count grew between two looks */
+	bool broken;		/* a look found more than the count allows */
+};
+
+/**
+ * nfswb_written_bound_get - the bound as of @now_ms.
+ * @w: its state
+ * @written: nfsd's count now, bytes
+ * @now_ms: the clock
+ * @bound: set to base_dirty + (@written - base_written) on success
+ *
+ * Return: false when there is no bound: not proven yet, broken, older than
+ * NFSWB_WRITTEN_BOUND_MAX_AGE_MS, or a count that went backwards (nfsd
+ * restarted: its counters start over).
+ */
+bool nfswb_written_bound_get(const struct nfswb_written_bound *w,
+			     uint64_t written, uint64_t now_ms,
+			     uint64_t *bound);
+
+/**
+ * nfswb_written_bound_look - a look at the files measured @measured
+ * NFS-written dirty bytes while nfsd's count was @written: check the
+ * bound against it, then start it over from there.
+ *
+ * The look may exceed the bound a little: it extrapolates files it did
+ * not refresh this time.  It breaks the bound when it finds more than
+ * twice the bound plus NFSWB_MIN_KICK_BYTES.
+ * Return: true when this look broke it.
+ */
+bool nfswb_written_bound_look(struct nfswb_written_bound *w,
+			      uint64_t measured, uint64_t written,
+			      uint64_t now_ms);
+
+/*
  * The kernel knob (kernel mode): its threshold is the kernel's bandwidth
  * estimate x dirty_background_time, and that estimate starts at 100 MB/s
  * and only learns while writeback runs.  Writing target / kernel estimate

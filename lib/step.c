@@ -13,6 +13,8 @@ void nfswb_step_sample(struct nfswb_estimator *est,
 		       struct nfswb_step_out *out)
 {
 	struct nfswb_policy_in p = in->policy;
+	uint64_t written;
+	bool have_bound;
 
 	memset(out, 0, sizeof(*out));
 	if (in->stat)
@@ -23,10 +25,20 @@ void nfswb_step_sample(struct nfswb_estimator *est,
 	p.bandwidth = out->bandwidth;
 	p.write_rate = out->write_rate;
 	p.have_write_rate = out->have_write_rate;
+	have_bound = in->have_bound;
+	out->bound_bytes = have_bound ? in->dirty_bound_bytes : 0;
+	if (in->written_bound && in->have_written &&
+	    nfswb_written_bound_get(in->written_bound, in->written_bytes,
+				    in->policy.now_ms, &written) &&
+	    (!have_bound || written < out->bound_bytes)) {
+		out->bound_bytes = written;
+		out->bound_written = true;
+		have_bound = true;
+	}
 	/* Kicked continuously last interval: the lowered target's thresholds. */
-	if (in->decide && in->have_bound)
+	if (in->decide && have_bound)
 		out->standby = nfswb_policy_standby(
-			in->dirty_bound_bytes,
+			out->bound_bytes,
 			nfswb_policy_target_now(&p, p.memory.continuous),
 			in->standby_in_force);
 }
@@ -43,7 +55,11 @@ void nfswb_step_decide(struct nfswb_estimator *est,
 	p.write_rate = out->write_rate;
 	p.have_write_rate = out->have_write_rate;
 	if (out->standby)
-		p.nfs_dirty_bytes = in->dirty_bound_bytes;
+		p.nfs_dirty_bytes = out->bound_bytes;
+	else if (in->written_bound && in->have_written)
+		out->bound_broke = nfswb_written_bound_look(
+			in->written_bound, p.nfs_dirty_bytes,
+			in->written_bytes, p.now_ms);
 	nfswb_policy_decide(&p, &out->decision);
 	out->decision.standby = out->standby;
 	out->decided = true;

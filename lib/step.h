@@ -38,6 +38,16 @@ struct nfswb_step_in {
 	uint64_t dirty_bound_bytes;
 	bool standby_in_force;		/* it stood by last interval */
 	/*
+	 * The written bound (policy.h), when the mechanism's measurement
+	 * counts NFS's writes alone (files mode), and nfsd's count now
+	 * (have_written); NULL: none.  The device stands by with the
+	 * smaller of the two bounds; nfswb_step_decide() checks a measured
+	 * interval against it and starts it over from there.
+	 */
+	struct nfswb_written_bound *written_bound;
+	bool have_written;
+	uint64_t written_bytes;
+	/*
 	 * Every policy input except bandwidth and the write rate, which
 	 * the step fills in; memory is the last decision's.
 	 */
@@ -48,6 +58,9 @@ struct nfswb_step_out {
 	bool decided;
 	/* Stand by: do not measure nfs_dirty_bytes; the bound stands in. */
 	bool standby;
+	uint64_t bound_bytes;		/* that bound, when there was one */
+	bool bound_written;		/* it was the written bound */
+	bool bound_broke;		/* this look broke the written bound */
 	uint64_t bandwidth;		/* the estimate the decision used */
 	uint64_t write_rate;		/* and the write rate, if known */
 	bool have_write_rate;
@@ -57,7 +70,7 @@ struct nfswb_step_out {
 /**
  * nfswb_step_sample - the first half: feed @in->stat at
  * @in->policy.now_ms to @est, and decide whether the device stands by.
- * @out: bandwidth and standby are set, the rest cleared
+ * @out: bandwidth, standby and the bound are set, the rest cleared
  */
 void nfswb_step_sample(struct nfswb_estimator *est,
 		       const struct nfswb_step_in *in,

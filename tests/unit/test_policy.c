@@ -252,6 +252,80 @@ static const struct {
 };
 
 /*
+ * The written bound: a sequence of looks (measured, count, time) and
+ * reads (count, time) on one state, each with what it must give.
+ */
+static const struct written_case {
+	const char *name;
+	bool look;		/* a look, else a read */
+	uint64_t bytes;		/* look: measured dirty bytes */
+	uint64_t written, ms;	/* nfsd's count, the clock */
+	bool want;		/* read: a bound; look: the look broke it */
+	uint64_t bound;		/* read: the bound */
+} written_cases[] = {
+	{ "no look yet: no bound", false, 0, M(100), 1000, false, 0 },
+	{ "first look never breaks", true, M(3), M(100), 1000, false, 0 },
+	{ "the count has not moved: not proven", false, 0, M(100), 1000,
+	  false, 0 },
+	{ "a look with the count unmoved: still not", true, M(30), M(100),
+	  1100, false, 0 },
+	{ "idle knfsd beside another server: no bound", false, 0, M(100),
+	  1200, false, 0 },
+	{ "the count moved: a look proves it", true, M(3), M(101), 1300,
+	  false, 0 },
+	{ "at once: what the look found", false, 0, M(101), 1300, true, M(3) },
+	{ "plus what nfsd wrote since", false, 0, M(106), 1500, true, M(8) },
+	{ "a COMMIT cleaned it: the look is lower", true, M(1), M(106), 1600,
+	  false, 0 },
+	{ "the bound starts over from the look", false, 0, M(107), 1700, true,
+	  M(2) },
+	{ "the look within twice the bound and 4 MiB", true, M(8), M(108),
+	  1800, false, 0 },
+	{ "just before it ages out", false, 0, M(108), 1800 + 5000, true,
+	  M(8) },
+	{ "aged: no bound until the next look", false, 0, M(108),
+	  1800 + 5001, false, 0 },
+	{ "looked at again", true, M(0), M(108), 7000, false, 0 },
+	{ "nfsd restarted: its count went back", false, 0, M(1), 7100, false,
+	  0 },
+	{ "a look after the restart starts over", true, M(1), M(1), 7200,
+	  false, 0 },
+	{ "and bounds again", false, 0, M(2), 7300, true, M(2) },
+	{ "writes nfsd did not count: broken", true, M(20), M(2), 7400, true,
+	  0 },
+	{ "broken stays broken", false, 0, M(2), 7500, false, 0 },
+	{ "and no look breaks it again", true, M(50), M(2), 7600, false, 0 },
+	{ "nor gives it back", false, 0, M(3), 7700, false, 0 },
+};
+
+static void test_written_bound(void)
+{
+	struct nfswb_written_bound w = { 0 };
+	uint64_t bound;
+
+	for (size_t i = 0; i < sizeof(written_cases) /
+			       sizeof(written_cases[0]); i++) {
+		const struct written_case *c = &written_cases[i];
+
+		if (c->look) {
+			bool broke = nfswb_written_bound_look(&w, c->bytes,
+							      c->written,
+							      c->ms);
+
+			T_CHECK(broke == c->want, "%s: broke %d", c->name,
+				broke);
+			continue;
+		}
+		bound = 0;
+		T_CHECK(nfswb_written_bound_get(&w, c->written, c->ms,
+						&bound) == c->want &&
+			(!c->want || bound == c->bound),
+			"%s: bound %" PRIu64 ", want %" PRIu64, c->name,
+			bound, c->bound);
+	}
+}
+
+/*
  * The pace: what the device wrote lately sizes the target when that is
  * less than the bandwidth, and "limited" says that data above the
  * target waits for in-flight room (only then may bursts teach the
@@ -522,6 +596,7 @@ int main(void)
 	test_knob();
 	test_pace();
 	test_standby();
+	test_written_bound();
 	test_floor();
 	test_continuous();
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * test_core_sim_tempfile.c - the lab's tempfile in a closed loop with
+ * nfswb_step(), the function nfswbd's per-device tick runs: the written
+ * bound (policy.h) beside a local writer's temp files.
+ *
+ * One client writes 64 KiB at a time and COMMITs every FSYNC bytes,
+ * waiting for the COMMIT.  Beside it a local process dirties a 64 MiB
+ * temp file in one second and deletes it five seconds later, again and
+ * again: BdiReclaimable, the bdi's bound, counts those bytes too, so it
+ * never lets the device stand by, and files mode measures each NFS file
+ * every interval.  nfsd's count of what it wrote (none or part of it
+ * when the writes are another server's) gives the written bound.  The device
+ * writes 32 MiB/s in order; no kernel flusher.  Simulated time, 1 ms
+ * steps.
+ *
+ * Checked: with COMMITs every 2 MiB the written bound lets the device
+ * stand by most intervals where the bdi's bound lets it stand by in
+ * none, and nothing else changes (no kick either way, the same COMMIT
+ * latencies); with 64 MiB between COMMITs it kicks as without the bound
+ * and the COMMITs wait as long; writes that nfsd does not count break
+ * the bound at the first look, and the device kicks as without it.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim_device.h"
+#include "step.h"
+#include "test.h"
+
+#define MiB		(1024.0 * 1024.0)
+#define WRITE_SIZE	(64 * 1024.0)
+#define TEMP_SIZE	(64 * MiB)
+#define TEMP_FILL_MS	1000
+#define TEMP_LIFE_MS	5000
+#define RUN_MS		120000
+
+struct tsim {
+	double rate, fsync_every;	/* the client's */
+	double arrived, dirty, since_fsync, temp_dirty;
+	double written;			/* nfsd's count */
+	double counted;			/* the share of the writes nfsd counts */
+	bool use_bound;			/* the step gets the written bound */
+	bool waiting;
+	struct sim_device dev;
+	uint64_t now_ms, temp_born_ms;
+	struct nfswb_estimator est;
+	struct nfswb_written_bound wb;
+	bool standby, broke;
+	struct nfswb_policy_memory memory;
+	uint64_t kicks, intervals, standby_intervals;
+};
+
+static void tsim_sample(struct tsim *m)
+{
+	struct nfswb_blkstat st = { .nfields = 17 };
+	struct nfswb_step_in in = {
+		.stat = &st,
+		.decide = true,
+		/* BdiReclaimable: NFS's dirty bytes and the temp file's. */
+		.have_bound = true,
+		.dirty_bound_bytes = (uint64_t)(m->dirty + m->temp_dirty),
+		.standby_in_force = m->standby,
+		.written_bound = m->use_bound ? &m->wb : NULL,
+		.have_written = m->use_bound,
+		.written_bytes = (uint64_t)m->written,
+		.policy = {
+			.now_ms = m->now_ms,
+			.interval_ms = 100,
+			.background_time_ms = 1000,
+			.inflight_bytes = (uint64_t)m->dev.queued,
+			.memory = m->memory,
+		},
+	};
+	struct nfswb_step_out out;
+	double kick;
+
+	st.wr_sectors = (uint64_t)(m->dev.written / 512);
+	st.io_ticks = (uint64_t)m->dev.busy_ms;
+	st.wr_ticks = (uint64_t)m->dev.write_ticks;
+	st.in_flight = m->dev.qn ? 1 : 0;
+	nfswb_step_sample(&m->est, &in, &out);
+	m->standby = out.standby;
+	if (!out.standby)	/* files mode's look: NFS's bytes alone */
+		in.policy.nfs_dirty_bytes = (uint64_t)m->dirty;
+	nfswb_step_decide(&m->est, &in, &out);
+	m->memory = out.decision.memory;
+	m->broke |= out.bound_broke;
+	m->intervals++;
+	m->standby_intervals += out.standby;
+	kick = (double)out.decision.kick_bytes;
+	if (kick > m->dirty)
+		kick = m->dirty;
+	if (kick >= 1) {
+		m->kicks++;
+		sim_enqueue(&m->dev, kick, -1, m->now_ms);
+		m->dirty -= kick;
+	}
+}
+
+static void tsim_woken(void *arg, int waiter)
+{
+	struct tsim *m = arg;
+
+	(void)waiter;
+	m->waiting = false;
+}
+
+static void tsim_ms(struct tsim *m)
+{
+	double can = 32 * MiB / 1000.0;
+	double depth = sim_device_depth(&m->dev);
+	uint64_t age = m->now_ms - m->temp_born_ms;
+
+	/* The temp file: filled in a second, deleted unwritten. */
+	if (age >= TEMP_LIFE_MS) {
+		m->temp_born_ms = m->now_ms;
+		m->temp_dirty = 0;
+	} else if (age < TEMP_FILL_MS) {
+		m->temp_dirty += TEMP_SIZE / TEMP_FILL_MS;
+	}
+	if (!m->waiting) {
+		m->arrived += m->rate / 1000.0;
+		while (m->arrived >= WRITE_SIZE && !m->waiting) {
+			m->arrived -= WRITE_SIZE;
+			m->dirty += WRITE_SIZE;
+			m->since_fsync += WRITE_SIZE;
+			m->written += WRITE_SIZE * m->counted;
+			if (m->since_fsync >= m->fsync_every) {
+				sim_enqueue(&m->dev, m->dirty, 0, m->now_ms);
+				m->dirty = 0;
+				m->since_fsync = 0;
+				m->waiting = true;
+				m->arrived = 0;
+			}
+		}
+	}
+	sim_device_write(&m->dev, can, can, depth, m->now_ms, tsim_woken, m);
+	m->now_ms++;
+	if (m->now_ms % 100 == 0)
+		tsim_sample(m);
+}
+
+struct outcome {
+	unsigned int commits;
+	uint64_t p50, p99, kicks;
+	double standby;		/* share of the intervals stood by */
+	bool broke;
+};
+
+static struct outcome run(double rate, double fsync_every, bool use_bound,
+			  double counted, const char *label)
+{
+	static struct tsim m;
+	struct outcome o = { 0 };
+	unsigned int skip;
+
+	memset(&m, 0, sizeof(m));
+	m.rate = rate;
+	m.fsync_every = fsync_every;
+	m.use_bound = use_bound;
+	m.counted = counted;
+	m.now_ms = 1000;
+	m.temp_born_ms = 1000;
+	nfswb_estimator_init(&m.est, NULL);
+	for (uint64_t t = 0; t < RUN_MS; t++)
+		tsim_ms(&m);
+	/* The first tenth: the write rate is not measured yet. */
+	skip = m.dev.ncommits / 10;
+	o.commits = m.dev.ncommits - skip;
+	T_CHECK(o.commits >= 20, "%s: %u COMMITs", label, m.dev.ncommits);
+	if (o.commits < 20)
+		return o;
+	sim_sort(m.dev.lat + skip, o.commits);
+	o.p50 = sim_percentile(m.dev.lat + skip, o.commits, 50);
+	o.p99 = sim_percentile(m.dev.lat + skip, o.commits, 99);
+	o.kicks = m.kicks;
+	o.standby = (double)m.standby_intervals / (double)m.intervals;
+	o.broke = m.broke;
+	printf("tempfile %.0f MiB/s, COMMIT every %.0f MiB, %s: %u COMMITs, p50 %" PRIu64 " p99 %" PRIu64 " ms, %" PRIu64 " kicks, stood by %.0f %%%s\n",
+	       rate / MiB, fsync_every / MiB, label, m.dev.ncommits, o.p50,
+	       o.p99, o.kicks, 100 * o.standby,
+	       o.broke ? ", written bound broken" : "");
+	return o;
+}
+
+int main(void)
+{
+	struct outcome bdi, wb, big_bdi, big_wb, other;
+
+	/* The lab's tempfile: 5 MiB/s, a COMMIT every 2 MiB. */
+	bdi = run(5 * MiB, 2 * MiB, false, 1, "bdi bound");
+	wb = run(5 * MiB, 2 * MiB, true, 1, "written bound");
+	T_CHECK(bdi.standby < 0.05, "bdi bound: stood by %.0f %% beside 64 MiB of temp files",
+		100 * bdi.standby);
+	T_CHECK(wb.standby >= 0.8 && !wb.broke,
+		"written bound: stood by %.0f %%, want at least 80 %%",
+		100 * wb.standby);
+	T_CHECK(bdi.kicks == 0 && wb.kicks == 0 && wb.p99 == bdi.p99 &&
+		wb.commits == bdi.commits,
+		"standing by changed a decision: %" PRIu64 "/%" PRIu64 " kicks, p99 %" PRIu64 "/%" PRIu64 " ms",
+		bdi.kicks, wb.kicks, bdi.p99, wb.p99);
+
+	/* 12 MiB/s and 64 MiB between COMMITs: the policy must kick. */
+	big_bdi = run(12 * MiB, 64 * MiB, false, 1, "bdi bound");
+	big_wb = run(12 * MiB, 64 * MiB, true, 1, "written bound");
+	T_CHECK(big_bdi.kicks > 50 && big_wb.kicks >= big_bdi.kicks * 9 / 10 &&
+		big_wb.p99 <= big_bdi.p99 * 11 / 10,
+		"64 MiB COMMITs: %" PRIu64 " kicks, p99 %" PRIu64 " ms with the written bound, %" PRIu64 " and %" PRIu64 " without",
+		big_wb.kicks, big_wb.p99, big_bdi.kicks, big_bdi.p99);
+
+	/*
+	 * Another server's writes: an idle knfsd's count never moves, so
+	 * the bound never stands in, and the device kicks as without it.
+	 */
+	other = run(12 * MiB, 64 * MiB, true, 0, "uncounted writes");
+	T_CHECK(!other.broke && other.kicks == big_bdi.kicks &&
+		other.p99 == big_bdi.p99,
+		"uncounted writes: broken %d, %" PRIu64 " kicks, p99 %" PRIu64 " ms; without the bound %" PRIu64 ", %" PRIu64 " ms",
+		other.broke, other.kicks, other.p99, big_bdi.kicks,
+		big_bdi.p99);
+	/*
+	 * Both servers writing (knfsd a little): the count moves, the bound
+	 * stands in, and the first look after it ages breaks it.
+	 */
+	other = run(12 * MiB, 64 * MiB, true, 0.02, "mostly uncounted writes");
+	T_CHECK(other.broke && other.p99 <= big_bdi.p99 * 11 / 10,
+		"mostly uncounted writes: broken %d, p99 %" PRIu64 " ms, %" PRIu64 " without",
+		other.broke, other.p99, big_bdi.p99);
+	return t_result();
+}
