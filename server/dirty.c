@@ -6,8 +6,10 @@
  * mode knows exactly which files NFS wrote); else the bdi's BdiReclaimable
  * from debugfs (all dirty data on the device, NFS or not); else the
  * global nr_dirty from /proc/vmstat, an upper bound for every device.
- * status.json names the source so that nobody mistakes the last two for
- * NFS-only numbers.  The last two files are held open by the device
+ * A device standing by in files mode may instead hold the written bound
+ * (lib/policy.h: the last look plus what nfsd wrote since).
+ * status.json names the source so that nobody mistakes the debugfs and
+ * vmstat ones for NFS-only numbers.  The last two files are held open by the device
  * (tick.c opens them).
  */
 #include "config.h"
@@ -24,6 +26,8 @@ const char *nfswbd_dirty_source_name(enum nfswbd_dirty_source s)
 		return "debugfs-bdi";
 	case NFSWBD_DIRTY_VMSTAT:
 		return "vmstat-global";
+	case NFSWBD_DIRTY_NFSD_WRITTEN:
+		return "nfsd-written";
 	case NFSWBD_DIRTY_NONE:
 		break;
 	}
@@ -46,6 +50,14 @@ uint64_t nfswbd_dirty_read(struct nfswbd_dev *d,
 
 	nfswbd_dirty_bound_read(d, src, &v);
 	return v;
+}
+
+bool nfswbd_dirty_nfs_only(const struct nfswbd_dev *d)
+{
+	for (unsigned int i = 0; i < d->nmechs; i++)
+		if (d->mechs[i].attached && d->mechs[i].mech->dirty_bytes)
+			return true;
+	return false;
 }
 
 bool nfswbd_dirty_bound_read(struct nfswbd_dev *d,

@@ -102,6 +102,7 @@ enum nfswbd_dirty_source {
 	NFSWBD_DIRTY_MECH,		/* the mechanism's own count */
 	NFSWBD_DIRTY_DEBUGFS,		/* BdiReclaimable of the bdi */
 	NFSWBD_DIRTY_VMSTAT,		/* global nr_dirty: an upper bound */
+	NFSWBD_DIRTY_NFSD_WRITTEN,	/* the written bound (policy.h) */
 };
 
 const char *nfswbd_dirty_source_name(enum nfswbd_dirty_source s);
@@ -138,7 +139,10 @@ struct nfswbd_dev {
 	 */
 	struct nfswb_kfile stat_file;		/* id.stat_path */
 	struct nfswb_dirty_files dirty_files;	/* debugfs stats, vmstat */
+	struct nfswb_kfile nfsd_stats;		/* /proc/net/rpc/nfsd */
 	bool sampling_open;
+	/* Files mode's measurements and nfsd's count (policy.h). */
+	struct nfswb_written_bound written;
 
 	uint64_t dirty_bytes;
 	enum nfswbd_dirty_source dirty_source;
@@ -208,6 +212,8 @@ void nfswbd_table_drop(struct nfswbd_table *t, size_t i);
 /* dirty.c */
 uint64_t nfswbd_dirty_read(struct nfswbd_dev *d,
 			   enum nfswbd_dirty_source *src);
+/* Does the dirty count come from a mechanism, NFS's writes alone? */
+bool nfswbd_dirty_nfs_only(const struct nfswbd_dev *d);
 /* The cheap upper bound alone (debugfs, else vmstat); false: none. */
 bool nfswbd_dirty_bound_read(struct nfswbd_dev *d,
 			     enum nfswbd_dirty_source *src, uint64_t *bytes);

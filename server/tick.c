@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -78,10 +79,14 @@ static void dry_run_log(struct nfswbd_dev *d, uint64_t now_ms)
  */
 static void sampling_open(const char *sysroot, struct nfswbd_dev *d)
 {
+	char path[PATH_MAX];
+
 	if (d->sampling_open)
 		return;
 	nfswb_kfile_open(&d->stat_file, d->id.stat_path);
 	nfswb_dirty_files_open(&d->dirty_files, sysroot, d->id.bdi);
+	snprintf(path, sizeof(path), "%s/proc/net/rpc/nfsd", sysroot);
+	nfswb_kfile_open(&d->nfsd_stats, path);
 	d->sampling_open = true;
 }
 
@@ -91,6 +96,7 @@ static void sampling_reopen(struct nfswbd_dev *d)
 		return;
 	nfswb_kfile_reopen(&d->stat_file);
 	nfswb_dirty_files_reopen(&d->dirty_files);
+	nfswb_kfile_reopen(&d->nfsd_stats);
 }
 
 /**
@@ -106,9 +112,11 @@ void nfswbd_dev_sampling_adopt(struct nfswbd_dev *d, struct nfswbd_dev *prev)
 		return;
 	d->stat_file = prev->stat_file;
 	d->dirty_files = prev->dirty_files;
+	d->nfsd_stats = prev->nfsd_stats;
 	d->sampling_open = true;
 	memset(&prev->stat_file, 0, sizeof(prev->stat_file));
 	memset(&prev->dirty_files, 0, sizeof(prev->dirty_files));
+	memset(&prev->nfsd_stats, 0, sizeof(prev->nfsd_stats));
 	prev->sampling_open = false;
 }
 
@@ -117,6 +125,7 @@ void nfswbd_dev_sampling_close(struct nfswbd_dev *d)
 {
 	nfswb_kfile_close(&d->stat_file);
 	nfswb_dirty_files_close(&d->dirty_files);
+	nfswb_kfile_close(&d->nfsd_stats);
 	d->sampling_open = false;
 }
 
@@ -166,6 +175,16 @@ static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 		in.have_bound = nfswbd_dirty_bound_read(d, &bound_source,
 							&in.dirty_bound_bytes);
 	in.standby_in_force = d->standby;
+	/*
+	 * Files mode counts NFS's dirty bytes alone, so nfsd's count of
+	 * what it wrote bounds them between two looks (the written bound);
+	 * read every interval, as each look starts the bound over.
+	 */
+	if (in.decide && nfswbd_dirty_nfs_only(d) &&
+	    nfswb_nfsd_written(&d->nfsd_stats, &in.written_bytes) == 0) {
+		in.written_bound = &d->written;
+		in.have_written = true;
+	}
 
 	in.policy.now_ms = now_ms;
 	in.policy.interval_ms = t->interval_ms;
@@ -177,9 +196,11 @@ static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 	if (s->dry_run)
 		in.policy.cap_in_force = d->dry_cap;
 	nfswb_step_sample(&d->est, &in, &out);
+	if (out.bound_written)
+		bound_source = NFSWBD_DIRTY_NFSD_WRITTEN;
 	if (out.standby && !d->standby)
 		xlog(L_DEBUG, "bdi %s: standing by: dirty bytes at most %" PRIu64 " (%s), far below the target",
-		     d->id.bdi, in.dirty_bound_bytes,
+		     d->id.bdi, out.bound_bytes,
 		     nfswbd_dirty_source_name(bound_source));
 	else if (!out.standby && d->standby)
 		xlog(L_DEBUG, "bdi %s: backlog growing: measuring again",
@@ -187,7 +208,7 @@ static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 	d->standby = out.standby;
 	if (out.standby) {
 		d->standby_intervals++;
-		d->dirty_bytes = in.dirty_bound_bytes;
+		d->dirty_bytes = out.bound_bytes;
 		d->dirty_source = bound_source;
 	} else {
 		d->dirty_bytes = nfswbd_dirty_read(d, &d->dirty_source);
@@ -201,13 +222,16 @@ static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 	}
 
 	nfswb_step_decide(&d->est, &in, &out);
+	if (out.bound_broke)
+		xlog(L_WARNING, "bdi %s: its files hold %" PRIu64 " dirty bytes NFS wrote, more than nfsd's count of its writes allows (io in /proc/net/rpc/nfsd): another server writes them; standing by with the bdi's dirty bytes only",
+		     d->id.bdi, d->dirty_bytes);
 	d->decided = out.decided;
 	if (!out.decided)
 		return;
 	d->decision = out.decision;
 	if (out.standby)
 		d->sample_ms = nfswb_policy_standby_interval_ms(
-			in.dirty_bound_bytes, out.decision.target_bytes,
+			out.bound_bytes, out.decision.target_bytes,
 			out.bandwidth, t->interval_ms);
 	if (d->decision.cap_change)
 		d->dry_cap = d->decision.cap_bytes;
