@@ -326,11 +326,30 @@ def test_load_counters(la, work):
           % (a.get("client_commits"), a.get("client_writes")))
 
 
+def test_nfswbd_counters(la, work):
+    """The daemon's last status.json: its mechanisms' counters and its
+    samples and standby intervals, summed over the devices."""
+    path = os.path.join(work, "nfswbd-status.json")
+    write(path, json.dumps({"devices": [
+        {"samples": 200, "standby_intervals": 70, "standby": True,
+         "counters": {"kicks": 3, "pages_walked": 1000}},
+        {"samples": 10, "standby_intervals": 10, "standby": True,
+         "counters": {"kicks": 1}}]}))
+    c = la.nfswbd_counters(path)
+    check(c.get("nfswbd_samples") == 210
+          and c.get("nfswbd_standby_intervals") == 80
+          and c.get("nfswbd_kicks") == 4
+          and c.get("nfswbd_pages_walked") == 1000
+          and "nfswbd_standby" not in c,
+          "status.json summed over devices: %s" % c)
+
+
 def main():
     la = load(os.path.join(os.environ.get("srcdir", "."), "nfs", "lab-analyze"))
     with tempfile.TemporaryDirectory() as work:
         test_run_metrics(la, work)
         test_load_counters(la, work)
+        test_nfswbd_counters(la, work)
         test_verdict(la)
         test_bench(la, work)
     return 1 if FAILS else 0
