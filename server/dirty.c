@@ -34,30 +34,32 @@ const char *nfswbd_dirty_source_name(enum nfswbd_dirty_source s)
 	return "none";
 }
 
+/* The slot of the attached mechanism that counts NFS's dirty bytes, or -1. */
+static int counting_mech(const struct nfswbd_dev *d)
+{
+	for (unsigned int i = 0; i < d->nmechs; i++)
+		if (d->mechs[i].attached && d->mechs[i].mech->dirty_bytes)
+			return (int)i;
+	return -1;
+}
+
 uint64_t nfswbd_dirty_read(struct nfswbd_dev *d,
 			   enum nfswbd_dirty_source *src)
 {
+	int i = counting_mech(d);
 	uint64_t v;
 
-	for (unsigned int i = 0; i < d->nmechs; i++) {
-		struct nfswbd_mech_slot *m = &d->mechs[i];
-
-		if (m->attached && m->mech->dirty_bytes) {
-			*src = NFSWBD_DIRTY_MECH;
-			return m->mech->dirty_bytes(&m->md);
-		}
+	if (i >= 0) {
+		*src = NFSWBD_DIRTY_MECH;
+		return d->mechs[i].mech->dirty_bytes(&d->mechs[i].md);
 	}
-
 	nfswbd_dirty_bound_read(d, src, &v);
 	return v;
 }
 
 bool nfswbd_dirty_nfs_only(const struct nfswbd_dev *d)
 {
-	for (unsigned int i = 0; i < d->nmechs; i++)
-		if (d->mechs[i].attached && d->mechs[i].mech->dirty_bytes)
-			return true;
-	return false;
+	return counting_mech(d) >= 0;
 }
 
 bool nfswbd_dirty_bound_read(struct nfswbd_dev *d,
