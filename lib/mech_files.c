@@ -21,8 +21,15 @@
  *         Between two looks a file's dirty bytes are taken to grow at
  *         the rate seen between its last two, so the device's sum does
  *         not lag by the refresh period when thousands of files are
- *         tracked.  A file that stays clean for IDLE_DROP_MS is dropped
- *         (mark removed); its next NFS write tracks it again.
+ *         tracked.  A file newly tracked, or written again after it
+ *         was seen clean, is looked at first, at the next interval,
+ *         whatever the round-robin's position: a 4 MiB file that a
+ *         client writes and COMMITs within half a second would
+ *         otherwise wait behind the files written before it.  A file
+ *         seen clean loses its ignore mark and is not refreshed until
+ *         its next write's event, so that files already COMMITted do
+ *         not take the refreshes; one that stays so for IDLE_DROP_MS is
+ *         dropped, and its next NFS write tracks it afresh.
  *         Files are held by file handle, not by an open fd, and opened
  *         only for one look or while a kick on them is pending: an open
  *         file keeps its filesystem busy, and the `umount` of an HA
@@ -86,6 +93,12 @@
  * REFRESH_CALLS the round-robin allows itself anyway).
  */
 #define REFRESH_PAGES		8192
+/*
+ * Files seen clean are passed over by the round-robin at no cost but the
+ * step; at most this many a call, so that a million clean files tracked
+ * do not make every interval walk them all.
+ */
+#define REFRESH_SKIP_MAX	4096
 /* A file clean this long is dropped: nfsd has most likely closed it. */
 #define IDLE_DROP_MS		30000
 /* How long a process's writer verdict is trusted (pids are reused). */
@@ -135,6 +148,10 @@ struct files_priv {
 	struct nfswb_kicker *kicker;
 	struct nfswb_tracked *zombies;	/* dropped, kicks still pending */
 	struct nfswb_tracked *cursor;	/* refresh round-robin position */
+	/* Tracked or written again since the last look: refreshed first. */
+	struct nfswb_tracked *soon[REFRESH_MAX];
+	unsigned int nsoon;
+	unsigned int calls;		/* dirty_bytes() calls, wrapping */
 	struct pid_verdict pids[PID_CACHE_SIZE];
 	uint64_t page;
 	uint64_t dirty_sum;		/* bytes, over tracked files */
@@ -226,9 +243,34 @@ static void unlist_open(struct files_priv *p, struct nfswb_tracked *e)
 	e->on_open_list = false;
 }
 
+/* Look at @e first at the next call; a full queue leaves it to the round. */
+static void refresh_soon(struct files_priv *p, struct nfswb_tracked *e)
+{
+	if (e->soon || p->nsoon == REFRESH_MAX)
+		return;
+	e->soon = true;
+	p->soon[p->nsoon++] = e;
+}
+
+static void unlist_soon(struct files_priv *p, struct nfswb_tracked *e)
+{
+	unsigned int i;
+
+	if (!e->soon)
+		return;
+	for (i = 0; i < p->nsoon; i++) {
+		if (p->soon[i] == e) {
+			p->soon[i] = p->soon[--p->nsoon];
+			break;
+		}
+	}
+	e->soon = false;
+}
+
 static void free_entry(struct files_priv *p, struct nfswb_tracked *e)
 {
 	unlist_open(p, e);
+	unlist_soon(p, e);
 	if (e->fd >= 0)
 		close(e->fd);
 	free(e->fh);
@@ -342,7 +384,8 @@ static void drop(struct nfswb_mech_dev *d, struct files_priv *p,
 	nfswb_filetrack_del(&p->t, e);
 	p->dirty_sum -= e->dirty_bytes;
 	p->writeback_sum -= e->writeback_bytes;
-	if (file_open(d, p, e))
+	unlist_soon(p, e);
+	if (!e->listening && file_open(d, p, e))
 		set_ignore(p, e, false);
 	d->count[FILES_FILES_TRACKED] = p->t.count;
 	if (e->pending) {
@@ -439,6 +482,8 @@ static enum refresh_result refresh(struct nfswb_mech_dev *d,
 	 * rewritten (or a file truncated) below clean_below must be seen.
 	 */
 	full = !(e->refreshes++ % NFSWB_FILES_NLINK_EVERY);
+	if (full)
+		e->unsure = false;
 	if (p->have_cachestat) {
 		if (full) {
 			if (fstat(e->fd, &st) < 0 || st.st_nlink == 0)
@@ -526,6 +571,40 @@ static enum refresh_result refresh(struct nfswb_mech_dev *d,
 	return FILE_CLEAN;
 }
 
+/*
+ * Refresh @e and act on what it shows.  A clean file lifts its ignore
+ * mark, so that its next write is an event, and is not looked at until
+ * then; a second look after the lift catches a write in between, which
+ * left no event.
+ */
+static void look(struct nfswb_mech_dev *d, struct files_priv *p,
+		 struct nfswb_tracked *e, uint64_t now)
+{
+	enum refresh_result r = refresh(d, p, e, now);
+
+	/*
+	 * Written since it was seen clean, yet clean above its clean point:
+	 * the write was below it (in place), or a COMMIT was quicker.  It
+	 * stays silenced and looked at until a whole-file refresh tells
+	 * (a whole look now would cost all its cache at every COMMIT).
+	 */
+	if (r == FILE_CLEAN && e->rearmed && e->clean_below)
+		e->unsure = true;
+	e->rearmed = false;
+	if (r == FILE_CLEAN && !e->unsure) {
+		set_ignore(p, e, false);
+		r = refresh(d, p, e, now);
+		if (r == FILE_DIRTY) {
+			set_ignore(p, e, true);
+		} else if (r == FILE_CLEAN) {
+			e->listening = true;
+			nfswb_filetrack_set_growth(&p->t, e, 0, now);
+		}
+	}
+	if (r == FILE_GONE)
+		drop(d, p, e);
+}
+
 /* Fold @e's estimated growth into its dirty count, as of @now. */
 static void settle(struct files_priv *p, struct nfswb_tracked *e,
 		   uint64_t now)
@@ -554,7 +633,19 @@ static void track(struct nfswb_mech_dev *d, struct files_priv *p, int fd,
 	}
 	e = nfswb_filetrack_find(&p->t, st.st_dev, st.st_ino);
 	if (e) {
-		/* Raced with the ignore mark, or written after a kick. */
+		/*
+		 * Written again after it was seen clean: silence it again and
+		 * look at it next.  Else it raced with the ignore mark.
+		 */
+		if (e->listening) {
+			(void)fanotify_mark(p->fan, FAN_MARK_ADD |
+					    FAN_MARK_IGNORED_MASK |
+					    FAN_MARK_IGNORED_SURV_MODIFY,
+					    FAN_MODIFY, fd, NULL);
+			e->listening = false;
+			e->rearmed = true;
+			refresh_soon(p, e);
+		}
 		close(fd);
 		return;
 	}
@@ -587,6 +678,7 @@ static void track(struct nfswb_mech_dev *d, struct files_priv *p, int fd,
 	e->size_opened = (uint64_t)st.st_size;
 	nfswb_filetrack_add(&p->t, e);
 	set_ignore(p, e, true);
+	refresh_soon(p, e);
 	d->count[FILES_FILES_TRACKED] = p->t.count;
 }
 
@@ -661,7 +753,7 @@ static void files_on_readable(struct nfswb_mech_dev *d)
 			}
 			if (m->fd < 0)
 				continue;
-			if (!is_writer(d, p, m->pid, now)) {
+					if (!is_writer(d, p, m->pid, now)) {
 				d->count[FILES_EVENTS_IGNORED]++;
 				quiet(p, m->fd, now);
 				continue;
@@ -848,7 +940,7 @@ static uint64_t files_dirty_bytes(struct nfswb_mech_dev *d)
 	struct nfswb_tracked *e, *next;
 	uint64_t now = nfswb_now_ms();
 	bool wrapped = false;
-	size_t n, budget;
+	size_t n, budget, skips;
 
 	if (!p)
 		return 0;
@@ -874,39 +966,35 @@ static uint64_t files_dirty_bytes(struct nfswb_mech_dev *d)
 	 * Round-robin from where the last call stopped, so that every file
 	 * is refreshed even when more are tracked than the budget allows.
 	 */
-	e = p->cursor ? p->cursor : p->t.head;
 	p->walk_credit += REFRESH_PAGES;
 	if (p->walk_credit > REFRESH_PAGES)
 		p->walk_credit = REFRESH_PAGES;
-	while (e && budget-- && n-- && p->walk_credit > 0) {
+	/* New and rewritten files first: what the next COMMITs wait for. */
+	p->calls++;
+	while (p->nsoon) {
+		e = p->soon[--p->nsoon];
+		e->soon = false;
+		e->looked_call = p->calls;
+		look(d, p, e, now);
+	}
+	skips = REFRESH_SKIP_MAX;
+	e = p->cursor ? p->cursor : p->t.head;
+	while (e && n-- && budget && skips && p->walk_credit > 0) {
 		next = e->next;
 		if (!next) {
 			/* A full round: drop the rounding of the sums. */
 			wrapped = true;
 			next = p->t.head;
 		}
-		switch (refresh(d, p, e, now)) {
-		case FILE_DIRTY:
-			break;
-		case FILE_CLEAN:
-			/*
-			 * Clean files stay tracked, silent, and refreshed, so
-			 * that rewriting one costs no event; after a while
-			 * idle it goes.  Let its next write be an event
-			 * again, then look once more: a write in between left
-			 * no event.
-			 */
-			if (now - e->last_dirty_ms < IDLE_DROP_MS)
-				break;
-			set_ignore(p, e, false);
-			if (refresh(d, p, e, now) == FILE_DIRTY)
-				set_ignore(p, e, true);
-			else
+		if (e->listening || e->looked_call == p->calls) {
+			/* Clean until an event says otherwise, or just seen. */
+			skips--;
+			if (e->listening &&
+			    now - e->last_dirty_ms >= IDLE_DROP_MS)
 				drop(d, p, e);
-			break;
-		case FILE_GONE:
-			drop(d, p, e);
-			break;
+		} else {
+			budget--;
+			look(d, p, e, now);
 		}
 		e = next == e ? NULL : next;
 	}

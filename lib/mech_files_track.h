@@ -52,6 +52,15 @@ struct nfswb_tracked {
 	bool appended;		/* grown since it was tracked */
 	unsigned int pending;	/* kicks not yet completed */
 	bool kick_failed;	/* one of them failed: do not advance */
+	/*
+	 * Seen clean, its ignore mark lifted: its next write is an event,
+	 * and until then it is not refreshed (a clean file costs nothing).
+	 */
+	bool listening;
+	bool soon;		/* queued to be refreshed at the next look */
+	bool rearmed;		/* written again since it was seen clean */
+	bool unsure;		/* clean above clean_below: a full look tells */
+	unsigned int looked_call;	/* the mechanism's call that looked first */
 	unsigned int refreshes;
 	struct nfswb_tracked *prev, *next;	/* age order */
 	struct nfswb_tracked *hnext;		/* hash chain */

@@ -413,12 +413,13 @@ static void test_bound_and_delete(void)
 
 /*
  * Refreshes count from where completed kicks left a file clean; data
- * rewritten below that point must still be seen, by the whole-file look
- * every NFSWB_FILES_NLINK_EVERY-th refresh.
+ * rewritten below that point must still be seen: here the file was seen
+ * clean, and the rewrite's event makes the next look a whole-file one.
  */
 static void test_rewrite_below(void)
 {
-	char path[PATH_MAX + 16], block[BLOCK];
+	char path[PATH_MAX + 16], block[BLOCK], comm[17] = "";
+	struct pollfd pfd = { .events = POLLIN };
 	const char *np[1] = { path };
 	struct nfswb_policy_out o;
 	uint64_t seen = 0, quiet = UINT64_MAX, v;
@@ -444,10 +445,18 @@ static void test_rewrite_below(void)
 	}
 	T_CHECK(quiet < MiB / 2, "%" PRIu64 " dirty bytes after fdatasync",
 		quiet);
+	pfd.fd = nfswb_mech_files.poll_fd(&dr.d);
+	/* As nfsd: a clean file's next write is its event. */
+	prctl(PR_GET_NAME, comm);
+	prctl(PR_SET_NAME, "nfsd");
 	memset(block, 'r', sizeof(block));
 	for (i = 0; i < MiB / BLOCK; i++)
 		T_CHECK(pwrite(fd, block, BLOCK, (off_t)i * BLOCK) == BLOCK,
 			"rewrite");
+	/* Its event read while the name says so: the check reads it then. */
+	if (poll(&pfd, 1, INTERVAL_MS) > 0)
+		nfswb_mech_files.on_readable(&dr.d);
+	prctl(PR_SET_NAME, comm);
 	for (i = 0; i < NFSWB_FILES_NLINK_EVERY + 1 && seen < MiB; i++) {
 		v = nfswb_mech_files.dirty_bytes(&dr.d);
 		seen = v > seen ? v : seen;
@@ -669,6 +678,72 @@ static void test_sparse(uint64_t off)
 }
 
 /*
+ * seqwrite's case: a client writes one 4 MiB file after another and
+ * COMMITs each within half a second.  A file tracked behind many files
+ * already clean must be measured at the next interval, not when the
+ * round-robin comes to it (before: 8 files a look, so with 40 tracked a
+ * new file waited 5 intervals and was COMMITted unmeasured); and the
+ * clean files, silent until written again, cost no cachestat at all.
+ */
+static void test_new_behind_clean(void)
+{
+	char path[PATH_MAX + 32], block[BLOCK], comm[17] = "";
+	struct pollfd pfd = { .events = POLLIN };
+	uint64_t walked, seen;
+	struct drive dr;
+	unsigned int i, j;
+	int fd;
+
+	attach(&dr, 64, true);
+	pfd.fd = nfswb_mech_files.poll_fd(&dr.d);
+	memset(block, 'n', sizeof(block));
+	prctl(PR_GET_NAME, comm);
+	prctl(PR_SET_NAME, "nfsd");
+	for (i = 0; i <= 40; i++) {
+		snprintf(path, sizeof(path), "%s/behind-%u.dat", fs.mnt, i);
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		T_CHECK(fd >= 0, "create %s", path);
+		for (j = 0; j < (i < 40 ? 1 : 2 * MiB / BLOCK); j++)
+			T_CHECK(write(fd, block, BLOCK) == BLOCK, "write");
+		/* The first 40 COMMITted; the last one not yet. */
+		T_CHECK(i == 40 || fdatasync(fd) == 0, "fdatasync");
+		close(fd);
+		while (poll(&pfd, 1, 0) > 0)
+			nfswb_mech_files.on_readable(&dr.d);
+		if (i < 40)
+			continue;
+		seen = nfswb_mech_files.dirty_bytes(&dr.d);
+		T_CHECK(seen >= 2 * MiB, "a new file's 2 MiB behind 40 clean "
+			"files: %" PRIu64 " bytes seen at the first look",
+			seen);
+		fd = open(path, O_RDONLY);
+		T_CHECK(fd >= 0 && fdatasync(fd) == 0, "fdatasync %s", path);
+		close(fd);
+	}
+	prctl(PR_SET_NAME, comm);
+	for (i = 0; i < 2 * NFSWB_FILES_NLINK_EVERY; i++)
+		nfswb_mech_files.dirty_bytes(&dr.d);
+	walked = count_files(&dr.d, "pages_walked");
+	for (i = 0; i < 2 * NFSWB_FILES_NLINK_EVERY; i++)
+		nfswb_mech_files.dirty_bytes(&dr.d);
+	printf("new behind clean: %" PRIu64 " files tracked, %" PRIu64
+	       " pages walked by %u looks at them clean\n",
+	       count_files(&dr.d, "files_tracked"),
+	       count_files(&dr.d, "pages_walked") - walked,
+	       2 * NFSWB_FILES_NLINK_EVERY);
+	T_CHECK(count_files(&dr.d, "files_tracked") == 41, "%" PRIu64
+		" files tracked", count_files(&dr.d, "files_tracked"));
+	T_CHECK(count_files(&dr.d, "pages_walked") == walked, "%" PRIu64
+		" pages walked over clean files", count_files(&dr.d,
+		"pages_walked") - walked);
+	nfswb_mech_files.detach(&dr.d);
+	for (i = 0; i <= 40; i++) {
+		snprintf(path, sizeof(path), "%s/behind-%u.dat", fs.mnt, i);
+		unlink(path);
+	}
+}
+
+/*
  * The HA failover: nfsd stops, the export is unmounted.  The files
  * mechanism must not hold the written files open in between: `umount`
  * succeeds within a second of the last write (before, the files stayed
@@ -748,6 +823,7 @@ int main(void)
 	test_sparse(300ull << 30);
 	/* 15.9 TiB: ext4's largest file with 4 KiB blocks is 16 TiB. */
 	test_sparse((159ull << 40) / 10);
+	test_new_behind_clean();
 	test_umount();
 	return t_result();
 }
