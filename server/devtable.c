@@ -297,6 +297,7 @@ void nfswbd_table_adopt_state(struct nfswbd_table *next,
 			break;
 		}
 	}
+	nfswbd_table_sampling_adopt(next, prev);
 }
 
 void nfswbd_table_free(struct nfswbd_table *t)
@@ -308,6 +309,7 @@ void nfswbd_table_free(struct nfswbd_table *t)
 		free(t->devs[i].st_devs);
 	}
 	free(t->devs);
+	nfswbd_table_sampling_close(t);
 	nfswb_config_free(&t->cfg);
 	memset(t, 0, sizeof(*t));
 }

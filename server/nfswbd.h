@@ -139,7 +139,6 @@ struct nfswbd_dev {
 	 */
 	struct nfswb_kfile stat_file;		/* id.stat_path */
 	struct nfswb_dirty_files dirty_files;	/* debugfs stats, vmstat */
-	struct nfswb_kfile nfsd_stats;		/* /proc/net/rpc/nfsd */
 	bool sampling_open;
 	/* Files mode's measurements and nfsd's count (policy.h). */
 	struct nfswb_written_bound written;
@@ -171,6 +170,16 @@ struct nfswbd_table {
 	bool use_io_uring;
 	struct nfswb_restore *restore;		/* when acting */
 	uint64_t present_ms;			/* devices last checked */
+	/*
+	 * nfsd's count of what it wrote is one for all devices (the written
+	 * bound, policy.h): read at most once a tick, whatever the number
+	 * of devices that use it.
+	 */
+	struct nfswb_kfile nfsd_stats;		/* /proc/net/rpc/nfsd */
+	bool nfsd_stats_open;
+	bool nfsd_written_ok;
+	uint64_t nfsd_written;			/* bytes, as of nfsd_read_ms */
+	uint64_t nfsd_read_ms;			/* 0: not read yet */
 };
 
 /* conf.c */
@@ -228,6 +237,9 @@ void nfswbd_prime(const struct nfswbd_settings *s, struct nfswbd_table *t,
 		  uint64_t now_ms);
 void nfswbd_dev_sampling_adopt(struct nfswbd_dev *d, struct nfswbd_dev *prev);
 void nfswbd_dev_sampling_close(struct nfswbd_dev *d);
+void nfswbd_table_sampling_adopt(struct nfswbd_table *next,
+				 struct nfswbd_table *prev);
+void nfswbd_table_sampling_close(struct nfswbd_table *t);
 uint64_t nfswbd_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 		 uint64_t now_ms);
 void nfswbd_print_decisions(const struct nfswbd_table *t, FILE *out);

@@ -79,14 +79,10 @@ static void dry_run_log(struct nfswbd_dev *d, uint64_t now_ms)
  */
 static void sampling_open(const char *sysroot, struct nfswbd_dev *d)
 {
-	char path[PATH_MAX];
-
 	if (d->sampling_open)
 		return;
 	nfswb_kfile_open(&d->stat_file, d->id.stat_path);
 	nfswb_dirty_files_open(&d->dirty_files, sysroot, d->id.bdi);
-	snprintf(path, sizeof(path), "%s/proc/net/rpc/nfsd", sysroot);
-	nfswb_kfile_open(&d->nfsd_stats, path);
 	d->sampling_open = true;
 }
 
@@ -96,7 +92,52 @@ static void sampling_reopen(struct nfswbd_dev *d)
 		return;
 	nfswb_kfile_reopen(&d->stat_file);
 	nfswb_dirty_files_reopen(&d->dirty_files);
-	nfswb_kfile_reopen(&d->nfsd_stats);
+}
+
+/*
+ * nfsd's count of the bytes it wrote, for the written bound: one read a
+ * tick for all the devices sampled in it (the count is global).  False
+ * when it cannot be read (nfsd not loaded, a Ganesha server).
+ */
+static bool nfsd_written(const char *sysroot, struct nfswbd_table *t,
+			 uint64_t now_ms, uint64_t *bytes)
+{
+	char path[PATH_MAX];
+
+	if (!t->nfsd_stats_open) {
+		snprintf(path, sizeof(path), "%s/proc/net/rpc/nfsd", sysroot);
+		nfswb_kfile_open(&t->nfsd_stats, path);
+		t->nfsd_stats_open = true;
+	}
+	if (!t->nfsd_read_ms || t->nfsd_read_ms != now_ms) {
+		t->nfsd_written_ok = nfswb_nfsd_written(&t->nfsd_stats,
+							&t->nfsd_written) == 0;
+		t->nfsd_read_ms = now_ms;
+	}
+	*bytes = t->nfsd_written;
+	return t->nfsd_written_ok;
+}
+
+/**
+ * nfswbd_table_sampling_adopt - across a reload, @next takes over the
+ * files @prev holds open for all its devices; @prev is left with none.
+ */
+void nfswbd_table_sampling_adopt(struct nfswbd_table *next,
+				 struct nfswbd_table *prev)
+{
+	if (!prev->nfsd_stats_open || next->nfsd_stats_open)
+		return;
+	next->nfsd_stats = prev->nfsd_stats;
+	next->nfsd_stats_open = true;
+	memset(&prev->nfsd_stats, 0, sizeof(prev->nfsd_stats));
+	prev->nfsd_stats_open = false;
+}
+
+/** nfswbd_table_sampling_close - close what nfswbd_table_sampling_adopt() moves. */
+void nfswbd_table_sampling_close(struct nfswbd_table *t)
+{
+	nfswb_kfile_close(&t->nfsd_stats);
+	t->nfsd_stats_open = false;
 }
 
 /**
@@ -112,11 +153,9 @@ void nfswbd_dev_sampling_adopt(struct nfswbd_dev *d, struct nfswbd_dev *prev)
 		return;
 	d->stat_file = prev->stat_file;
 	d->dirty_files = prev->dirty_files;
-	d->nfsd_stats = prev->nfsd_stats;
 	d->sampling_open = true;
 	memset(&prev->stat_file, 0, sizeof(prev->stat_file));
 	memset(&prev->dirty_files, 0, sizeof(prev->dirty_files));
-	memset(&prev->nfsd_stats, 0, sizeof(prev->nfsd_stats));
 	prev->sampling_open = false;
 }
 
@@ -125,7 +164,6 @@ void nfswbd_dev_sampling_close(struct nfswbd_dev *d)
 {
 	nfswb_kfile_close(&d->stat_file);
 	nfswb_dirty_files_close(&d->dirty_files);
-	nfswb_kfile_close(&d->nfsd_stats);
 	d->sampling_open = false;
 }
 
@@ -181,7 +219,7 @@ static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 	 * read every interval, as each look starts the bound over.
 	 */
 	if (in.decide && nfswbd_dirty_nfs_only(d) &&
-	    nfswb_nfsd_written(&d->nfsd_stats, &in.written_bytes) == 0) {
+	    nfsd_written(s->sysroot, t, now_ms, &in.written_bytes)) {
 		in.written_bound = &d->written;
 		in.have_written = true;
 	}
@@ -276,6 +314,8 @@ static bool dev_present(const char *sysroot, const struct nfswbd_dev *d)
  */
 static void drop_gone(const struct nfswbd_settings *s, struct nfswbd_table *t)
 {
+	if (t->nfsd_stats_open)
+		nfswb_kfile_reopen(&t->nfsd_stats);	/* nfsd loaded since */
 	for (size_t i = t->ndevs; i-- > 0;) {
 		if (dev_present(s->sysroot, &t->devs[i])) {
 			sampling_reopen(&t->devs[i]);
