@@ -106,14 +106,28 @@ static inline double sim_device_write(struct sim_device *d, double speed,
 }
 
 /*
+ * The cheap bounds a device may stand by with, when they are not the NFS
+ * dirty bytes themselves: BdiReclaimable counting a local writer's bytes
+ * too, and nfsd's count of what it wrote for the written bound (NULL:
+ * none).
+ */
+struct sim_bounds {
+	double bdi;
+	struct nfswb_written_bound *written;
+	double written_bytes;
+};
+
+/*
  * nfswbd's interval on the device: sample its counters, and unless the
  * step stands by, decide with @dirty, the exact NFS dirty bytes (the
- * files mode's measurement).  @policy: the options and the clock; the
+ * files mode's measurement).  @bounds: the bounds to stand by with
+ * (NULL: @dirty is the bdi's).  @policy: the options and the clock; the
  * in-flight bytes are the queue's.  @standby and @memory: in force (the
  * last decision's), then updated, as nfswbd's tick keeps them.
  */
 static inline void sim_device_step(const struct sim_device *d,
 				   struct nfswb_estimator *est, double dirty,
+				   const struct sim_bounds *bounds,
 				   struct nfswb_policy_in policy,
 				   bool *standby,
 				   struct nfswb_policy_memory *memory,
@@ -132,10 +146,15 @@ static inline void sim_device_step(const struct sim_device *d,
 		.stat = &st,
 		.decide = true,
 		.have_bound = true,
-		.dirty_bound_bytes = (uint64_t)dirty,
+		.dirty_bound_bytes = (uint64_t)(bounds ? bounds->bdi : dirty),
 		.standby_in_force = *standby,
 		.policy = policy,
 	};
+	if (bounds && bounds->written) {
+		in.written_bound = bounds->written;
+		in.have_written = true;
+		in.written_bytes = (uint64_t)bounds->written_bytes;
+	}
 	nfswb_step_sample(est, &in, out);
 	*standby = out->standby;
 	if (!out->standby)

@@ -95,7 +95,7 @@ static void msim_sample(struct msim *m)
 	for (int i = 0; i < NSTREAMS; i++)
 		dirty += m->s[i].dirty;
 	/* In flight: all the queue, as the kernel's nr_writeback has it. */
-	sim_device_step(&m->dev, &m->est, dirty,
+	sim_device_step(&m->dev, &m->est, dirty, NULL,
 			(struct nfswb_policy_in){
 				.now_ms = m->now_ms,
 				.interval_ms = m->interval_ms,

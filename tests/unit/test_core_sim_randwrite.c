@@ -57,7 +57,7 @@ static void rsim_sample(struct rsim *m)
 	struct nfswb_step_out out;
 	double kick;
 
-	sim_device_step(&m->dev, &m->est, m->dirty,
+	sim_device_step(&m->dev, &m->est, m->dirty, NULL,
 			(struct nfswb_policy_in){
 				.now_ms = m->now_ms,
 				.interval_ms = m->interval_ms,

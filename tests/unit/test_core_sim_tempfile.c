@@ -56,38 +56,22 @@ struct tsim {
 
 static void tsim_sample(struct tsim *m)
 {
-	struct nfswb_blkstat st = { .nfields = 17 };
-	struct nfswb_step_in in = {
-		.stat = &st,
-		.decide = true,
-		/* BdiReclaimable: NFS's dirty bytes and the temp file's. */
-		.have_bound = true,
-		.dirty_bound_bytes = (uint64_t)(m->dirty + m->temp_dirty),
-		.standby_in_force = m->standby,
-		.written_bound = m->use_bound ? &m->wb : NULL,
-		.have_written = m->use_bound,
-		.written_bytes = (uint64_t)m->written,
-		.policy = {
-			.now_ms = m->now_ms,
-			.interval_ms = 100,
-			.background_time_ms = 1000,
-			.inflight_bytes = (uint64_t)m->dev.queued,
-			.memory = m->memory,
-		},
+	/* BdiReclaimable: NFS's dirty bytes and the temp file's. */
+	const struct sim_bounds bounds = {
+		.bdi = m->dirty + m->temp_dirty,
+		.written = m->use_bound ? &m->wb : NULL,
+		.written_bytes = m->written,
 	};
 	struct nfswb_step_out out;
 	double kick;
 
-	st.wr_sectors = (uint64_t)(m->dev.written / 512);
-	st.io_ticks = (uint64_t)m->dev.busy_ms;
-	st.wr_ticks = (uint64_t)m->dev.write_ticks;
-	st.in_flight = m->dev.qn ? 1 : 0;
-	nfswb_step_sample(&m->est, &in, &out);
-	m->standby = out.standby;
-	if (!out.standby)	/* files mode's look: NFS's bytes alone */
-		in.policy.nfs_dirty_bytes = (uint64_t)m->dirty;
-	nfswb_step_decide(&m->est, &in, &out);
-	m->memory = out.decision.memory;
+	/* Files mode's look: NFS's bytes alone. */
+	sim_device_step(&m->dev, &m->est, m->dirty, &bounds,
+			(struct nfswb_policy_in){
+				.now_ms = m->now_ms,
+				.interval_ms = 100,
+				.background_time_ms = 1000,
+			}, &m->standby, &m->memory, &out);
 	m->broke |= out.bound_broke;
 	m->intervals++;
 	m->standby_intervals += out.standby;
