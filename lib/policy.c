@@ -162,7 +162,7 @@ uint64_t nfswb_policy_target_now(const struct nfswb_policy_in *in,
 				 bool continuous)
 {
 	if (continuous)
-		return continuous_floor(in->background_min);
+		return 0;
 	return nfswb_policy_target(policy_pace(in),
 				   in->background_time_ms, in->background_min);
 }
@@ -195,14 +195,25 @@ bool nfswb_policy_continuous(const struct nfswb_policy_in *in)
 		return false;
 	if (!m->continuous)
 		return in->nfs_dirty_bytes >
-		       nfswb_policy_target_now(in, false) >>
-		       NFSWB_STANDBY_LEAVE_SHIFT;
+		       continuous_floor(in->background_min);
 	/* Idle: hardly anything kicked lately, so nothing to go on with. */
 	if (decay(m->kicked_bytes) < continuous_floor(in->background_min))
 		return false;
 	/* Others clean more than it kicks: the clients' COMMITs do the work. */
 	return nfswb_add_sat(decay(m->cleaned_bytes), cleaned_by_others(in)) <=
 	       decay(m->kicked_bytes);
+}
+
+uint64_t nfswb_policy_standby_target(const struct nfswb_policy_in *in,
+				     bool continuous)
+{
+	if (continuous)
+		return 0;
+	/* Where write-behind may begin: its beginning is measured. */
+	if (in->have_write_rate && in->write_rate <= in->bandwidth / 2)
+		return continuous_floor(in->background_min) <<
+		       NFSWB_STANDBY_LEAVE_SHIFT;
+	return nfswb_policy_target_now(in, false);
 }
 
 bool nfswb_policy_standby(uint64_t bound, uint64_t target, bool in_force)

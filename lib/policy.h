@@ -10,8 +10,8 @@
  *   floor  = background_min, or NFSWB_MIN_TARGET_BYTES for 0
  *   target = max(pace x background_time, floor)
  *   least  = min(floor / 2, NFSWB_MIN_KICK_BYTES)  (the minimum kick)
- *   continuous (see nfswb_policy_continuous):
- *            target = least = floor >> NFSWB_CONTINUOUS_FLOOR_SHIFT
+ *   continuous (see nfswb_policy_continuous): write-behind,
+ *            target = 0, least = floor >> NFSWB_CONTINUOUS_FLOOR_SHIFT
  *   excess = nfs_dirty - target                  (nothing when <= 0)
  *   room   = max(bandwidth x 2 x interval, least)
  *            - inflight                          (nothing when <= 0)
@@ -65,10 +65,11 @@
 /* The longest a standing-by device goes unsampled. */
 #define NFSWB_STANDBY_MAX_INTERVAL_MS 1000
 /*
- * Continuous kicking (nfswb_policy_continuous): data arriving at no more
- * than half the bandwidth lowers the target and the minimum kick to
+ * Continuous kicking, write-behind (nfswb_policy_continuous): data
+ * arriving at no more than half the bandwidth, once its backlog passes
  * floor >> NFSWB_CONTINUOUS_FLOOR_SHIFT (1 MiB of the default 8 MiB
- * floor), until it arrives at more than 3/4 of it.  What the policy
+ * floor), lowers the target to 0 and the minimum kick to that, until it
+ * arrives at more than 3/4 of it.  What the policy
  * kicked and what others cleaned are summed with a decay of 1/16 per
  * decision (NFSWB_CONTINUOUS_DECAY_SHIFT): about the last 1.6 s.
  */
@@ -156,20 +157,19 @@ uint64_t nfswb_policy_min_kick(uint64_t bg_min);
  * @in: nfs_dirty_bytes, the rates, the floor and memory are read
  *
  * A device whose data arrives at most at half its speed has idle time to
- * spend, and a COMMIT that comes after a quiet while waits only for the
- * backlog: held at the floor, 8 MiB are 0.5 s of a 16 MiB/s disk.  Such
- * a device is kicked continuously - its target and minimum kick drop to
- * an eighth of the floor - once its backlog passed half the ordinary
- * target (where a device standing by measures again): then the clients'
- * own COMMITs do not empty it.  Where they do (a
- * COMMIT every 2 MiB, the lab's randwrite), the backlog never gets
- * there, and the device stands by as before.  It stops when the data
+ * spend, and a COMMIT waits for the backlog it finds: held at the floor,
+ * 8 MiB are 0.5 s of a 16 MiB/s disk, and a 4 MiB file COMMITted at its
+ * end (the lab's seqwrite) waits for all of it.  Such a device writes
+ * behind: once its backlog passes an eighth of the floor (1 MiB by
+ * default) it is kicked continuously, its target 0 and its minimum kick
+ * that eighth, so that a COMMIT finds about an interval's arrivals.  It
+ * stops when the data
  * comes faster (above 3/4 of the bandwidth: the catching up after it
  * began raises the write rate for a while), or when others clean more
  * than the policy kicks: the backlog falling below what the last
  * decision left dirty (@in->memory.left_bytes) was written by someone
  * else, a COMMIT, an fsync or the kernel's flusher, and then the device
- * is left to them until its backlog passes half the target again; or
+ * is left to them until its backlog passes the lowered floor again; or
  * when it kicked less than the lowered floor lately: the device went
  * idle, and stands by as it did before.
  * A COMMIT now and then (16 streams in step) does not stop it.
@@ -179,8 +179,7 @@ bool nfswb_policy_continuous(const struct nfswb_policy_in *in);
 
 /**
  * nfswb_policy_target_now - the target nfswb_policy_decide() works to:
- * nfswb_policy_target() of the pace, or continuous kicking's lowered
- * floor when @continuous.
+ * nfswb_policy_target() of the pace, or 0 when @continuous (write-behind).
  */
 uint64_t nfswb_policy_target_now(const struct nfswb_policy_in *in,
 				 bool continuous);
@@ -202,6 +201,19 @@ uint64_t nfswb_policy_target_now(const struct nfswb_policy_in *in,
  * Return: true to stand by.
  */
 bool nfswb_policy_standby(uint64_t bound, uint64_t target, bool in_force);
+
+/**
+ * nfswb_policy_standby_target - the @target nfswb_policy_standby() is
+ * given: nfswb_policy_target_now(), except where the device could write
+ * behind (data at most at half the bandwidth, nfswb_policy_continuous):
+ * there twice the lowered floor, so that it measures again once its
+ * bound reaches the backlog write-behind begins at (1 MiB by default),
+ * and stands by again below half that.
+ * @in: the rates and the floor are read
+ * @continuous: it writes behind now (then 0: it does not stand by)
+ */
+uint64_t nfswb_policy_standby_target(const struct nfswb_policy_in *in,
+				     bool continuous);
 
 /**
  * nfswb_policy_standby_interval_ms - when to sample a standing-by device

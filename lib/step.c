@@ -35,11 +35,11 @@ void nfswb_step_sample(struct nfswb_estimator *est,
 		out->bound_written = true;
 		have_bound = true;
 	}
-	/* Kicked continuously last interval: the lowered target's thresholds. */
+	/* Where it writes behind, or may begin to: write-behind's thresholds. */
 	if (in->decide && have_bound)
 		out->standby = nfswb_policy_standby(
 			out->bound_bytes,
-			nfswb_policy_target_now(&p, p.memory.continuous),
+			nfswb_policy_standby_target(&p, p.memory.continuous),
 			in->standby_in_force);
 }
 

@@ -225,9 +225,11 @@ static void test_overload(void)
  * First do no harm: the lab's randwrite, whose COMMITs come every 2 MiB.
  * A 16 MiB/s device behind a bucket that passes 1.6 MiB at 2.5x; clients
  * write 2 MiB and COMMIT it (the COMMIT, not a kick, writes it) every
- * 500 ms.  The backlog never nears the target, so the device stands by
- * after its first interval: nothing measured, nothing kicked, and the
- * bursts teach the estimator nothing.  Then the clients write 12 MiB/s
+ * 500 ms.  The backlog never nears the target, but the data comes at a
+ * quarter of the device's speed: the device writes behind, each 2 MiB
+ * kicked once at the interval after it came (before its COMMIT, never
+ * more than one kick a COMMIT), and the bursts teach the estimator
+ * nothing.  Then the clients write 12 MiB/s
  * without COMMITs: it measures again before the backlog reaches the
  * target, learns the device from its cold start and keeps the backlog
  * within the COMMIT latency bound.
@@ -247,7 +249,7 @@ static void test_commits_often(void)
 		s.dirty = 0;
 		sim_run(&s, 0, 400);
 	}
-	T_CHECK(s.kicks == 0 && s.measured_intervals <= 1,
+	T_CHECK(s.kicks >= 100 && s.kicks <= 120,
 		"COMMITs often: %" PRIu64 " kicks, %" PRIu64
 		" intervals measured, %" PRIu64 " stood by", s.kicks,
 		s.measured_intervals, s.standby_intervals);
@@ -256,7 +258,7 @@ static void test_commits_often(void)
 		"COMMITs often: the bursts taught %.1f MiB/s",
 		(double)nfswb_estimator_bandwidth(&s.est) / MiB);
 	printf("COMMITs every 2 MiB: %" PRIu64 " of %" PRIu64
-	       " intervals stood by, %" PRIu64 " kicks, estimate %.1f MiB/s "
+	       " intervals stood by, %" PRIu64 " kicks (write-behind), estimate %.1f MiB/s "
 	       "(cold)\n", s.standby_intervals,
 	       s.standby_intervals + s.measured_intervals, s.kicks,
 	       (double)nfswb_estimator_bandwidth(&s.est) / MiB);

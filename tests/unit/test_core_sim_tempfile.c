@@ -14,12 +14,15 @@
  * writes 32 MiB/s in order; no kernel flusher.  Simulated time, 1 ms
  * steps.
  *
- * Checked: with COMMITs every 2 MiB the written bound lets the device
- * stand by most intervals where the bdi's bound lets it stand by in
- * none, and nothing else changes (no kick either way, the same COMMIT
- * latencies); with 64 MiB between COMMITs it kicks as without the bound
- * and the COMMITs wait as long; writes that nfsd does not count break
- * the bound at the first look, and the device kicks as without it.
+ * Checked: with COMMITs every 256 KiB at 1 MiB/s (the backlog never
+ * where write-behind begins) the written bound lets the device stand by
+ * most intervals where the bdi's bound lets it stand by in none, and
+ * nothing else changes (no kick either way, the same COMMIT latencies);
+ * with COMMITs every 2 MiB at 5 MiB/s (the lab's tempfile) it writes
+ * behind and measures every interval either way, the same kicks; with
+ * 64 MiB between COMMITs it kicks as without the bound and the COMMITs
+ * wait as long; writes that nfsd does not count break the bound at the
+ * first look, and the device kicks as without it.
  */
 #include "config.h"
 
@@ -164,7 +167,7 @@ static struct outcome run(double rate, double fsync_every, bool use_bound,
 	o.kicks = m.kicks;
 	o.standby = (double)m.standby_intervals / (double)m.intervals;
 	o.broke = m.broke;
-	printf("tempfile %.0f MiB/s, COMMIT every %.0f MiB, %s: %u COMMITs, p50 %" PRIu64 " p99 %" PRIu64 " ms, %" PRIu64 " kicks, stood by %.0f %%%s\n",
+	printf("tempfile %.0f MiB/s, COMMIT every %g MiB, %s: %u COMMITs, p50 %" PRIu64 " p99 %" PRIu64 " ms, %" PRIu64 " kicks, stood by %.0f %%%s\n",
 	       rate / MiB, fsync_every / MiB, label, m.dev.ncommits, o.p50,
 	       o.p99, o.kicks, 100 * o.standby,
 	       o.broke ? ", written bound broken" : "");
@@ -175,9 +178,12 @@ int main(void)
 {
 	struct outcome bdi, wb, big_bdi, big_wb, other;
 
-	/* The lab's tempfile: 5 MiB/s, a COMMIT every 2 MiB. */
-	bdi = run(5 * MiB, 2 * MiB, false, 1, "bdi bound");
-	wb = run(5 * MiB, 2 * MiB, true, 1, "written bound");
+	/*
+	 * COMMITs so often that the backlog stays below where write-behind
+	 * begins (1 MiB/s, a COMMIT every 256 KiB): nothing to kick.
+	 */
+	bdi = run(1 * MiB, 0.25 * MiB, false, 1, "bdi bound");
+	wb = run(1 * MiB, 0.25 * MiB, true, 1, "written bound");
 	T_CHECK(bdi.standby < 0.05, "bdi bound: stood by %.0f %% beside 64 MiB of temp files",
 		100 * bdi.standby);
 	T_CHECK(wb.standby >= 0.8 && !wb.broke,
@@ -186,6 +192,16 @@ int main(void)
 	T_CHECK(bdi.kicks == 0 && wb.kicks == 0 && wb.p99 == bdi.p99 &&
 		wb.commits == bdi.commits,
 		"standing by changed a decision: %" PRIu64 "/%" PRIu64 " kicks, p99 %" PRIu64 "/%" PRIu64 " ms",
+		bdi.kicks, wb.kicks, bdi.p99, wb.p99);
+
+	/*
+	 * The lab's tempfile, 5 MiB/s and a COMMIT every 2 MiB: written
+	 * behind, measured every interval whichever the bound.
+	 */
+	bdi = run(5 * MiB, 2 * MiB, false, 1, "bdi bound");
+	wb = run(5 * MiB, 2 * MiB, true, 1, "written bound");
+	T_CHECK(bdi.kicks > 100 && wb.kicks == bdi.kicks && wb.p99 == bdi.p99,
+		"2 MiB COMMITs: %" PRIu64 "/%" PRIu64 " kicks, p99 %" PRIu64 "/%" PRIu64 " ms",
 		bdi.kicks, wb.kicks, bdi.p99, wb.p99);
 
 	/* 12 MiB/s and 64 MiB between COMMITs: the policy must kick. */

@@ -450,10 +450,10 @@ static void test_floor(void)
 }
 
 /*
- * Continuous kicking: a 16 MiB/s device, interval 100 ms (in-flight
- * budget 3355443 bytes), background_time 1 s, the default 8 MiB floor,
- * so the lowered target and minimum kick are 1 MiB.  It begins when the
- * backlog passes half the ordinary target with data at most at half the
+ * Continuous kicking, write-behind: a 16 MiB/s device, interval 100 ms
+ * (in-flight budget 3355443 bytes), background_time 1 s, the default
+ * 8 MiB floor, so the minimum kick is 1 MiB and the target 0.  It begins
+ * when the backlog passes that 1 MiB with data at most at half the
  * bandwidth, and stops above 3/4, when others clean more than it kicks
  * or when it kicked less than the lowered floor lately (decayed sums,
  * 1/16 per decision).
@@ -467,15 +467,15 @@ static const struct continuous_case {
 	uint64_t target, kick;
 	struct nfswb_policy_memory want;
 } continuous_cases[] = {
-	{ "6 of 16, 4 MiB: half the ordinary target, not yet",
+	{ "6 of 16, 1 MiB: not past the lowered floor, not yet",
+	  true, M(6), M(1), 0, { 0, 0, 0, false },
+	  false, M(8), 0, { M(1), 0, 0, false } },
+	{ "6 of 16, 4 MiB: past it, begins; target 0, the room kicked",
 	  true, M(6), M(4), 0, { 0, 0, 0, false },
-	  false, M(8), 0, { M(4), 0, 0, false } },
-	{ "6 of 16, 9 MiB: passed half of it, begins; 1 MiB target, the room kicked",
-	  true, M(6), M(9), 0, { 0, 0, 0, false },
-	  true, M(1), 3355443, { M(9) - 3355443, 3355443, 0, true } },
+	  true, 0, 3355443, { M(4) - 3355443, 3355443, 0, true } },
 	{ "beginning: what others cleaned before is forgotten",
-	  true, M(6), M(9), 0, { M(12), 0, M(5), false },
-	  true, M(1), 3355443, { M(9) - 3355443, 3355443, 0, true } },
+	  true, M(6), M(4), 0, { M(12), 0, M(5), false },
+	  true, 0, 3355443, { M(4) - 3355443, 3355443, 0, true } },
 	{ "9 of 16, above half: the ordinary target, whole excess kicked",
 	  true, M(9), M(10), 0, { 0, 0, 0, false },
 	  false, M(9), M(1), { M(9), M(1), 0, false } },
@@ -484,18 +484,18 @@ static const struct continuous_case {
 	  false, 0, M(20), 0, { 0, 0, 0, false },
 	  false, M(16), M(4), { M(16), M(4), 0, false } },
 	/* kicked 4 MiB decays to 3.75 MiB */
-	{ "going on at 10 of 16: excess 0.5 MiB below the 1 MiB minimum waits",
+	{ "going on at 10 of 16: 0.5 MiB, below the 1 MiB minimum, waits",
+	  true, M(10), K(512), 0, { K(512), M(4), 0, true },
+	  true, 0, 0, { K(512), K(3840), 0, true } },
+	{ "going on, 1.5 MiB: all of it kicked",
 	  true, M(10), K(1536), 0, { K(1536), M(4), 0, true },
-	  true, M(1), 0, { K(1536), K(3840), 0, true } },
-	{ "going on, excess 1.5 MiB: kicked",
-	  true, M(10), K(2560), 0, { K(2560), M(4), 0, true },
-	  true, M(1), K(1536), { M(1), K(3840) + K(1536), 0, true } },
+	  true, 0, K(1536), { 0, K(3840) + K(1536), 0, true } },
 	{ "13 of 16, above 3/4: stops, ordinary target",
 	  true, M(13), K(1536), 0, { K(1536), M(4), 0, true },
 	  false, M(13), 0, { K(1536), K(3840), 0, false } },
 	{ "a COMMIT cleaned 1.5 MiB, kicks did more lately: goes on",
 	  true, M(6), K(512), 0, { M(2), M(4), 0, true },
-	  true, M(1), 0, { K(512), K(3840), K(1536), true } },
+	  true, 0, 0, { K(512), K(3840), K(1536), true } },
 	/* cleaned 1 MiB decays to 960 KiB, + 1792 KiB = 2752 KiB > 1920 KiB */
 	{ "others cleaned more than it kicked: stops",
 	  true, M(6), K(256), 0, { M(2), M(2), M(1), true },
@@ -504,10 +504,10 @@ static const struct continuous_case {
 	{ "idle, kicked less than the lowered floor lately: stops",
 	  true, 0, 0, 0, { 0, M(1), 0, true },
 	  false, M(8), 0, { 0, K(960), 0, false } },
-	/* the ordinary target 1 MiB/s x 1 s; 1536 - 64 KiB kicked */
-	{ "background_min=512K: an eighth of it, 64 KiB",
+	/* an eighth of 512 KiB is 64 KiB: 1.5 MiB is past it, all kicked */
+	{ "background_min=512K: begins past 64 KiB",
 	  true, M(1), K(1536), K(512), { 0, 0, 0, false },
-	  true, K(64), K(1472), { K(64), K(1472), 0, true } },
+	  true, 0, K(1536), { 0, K(1536), 0, true } },
 };
 
 static void test_continuous(void)

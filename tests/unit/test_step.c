@@ -287,13 +287,14 @@ static void test_pace(void)
 }
 
 /*
- * Continuous kicking through the step, with the last decision's memory
- * passed back in as nfswbd's tick does: a device written at 6 MiB/s
- * (estimate cold, 32 MiB/s) whose backlog passes half the 8 MiB target is
- * kicked continuously to 1 MiB (the room, 32 MiB/s x 200 ms = 6710886
- * bytes, kicked at once), and then stands by only below a quarter of
- * that: 300 KiB measures, 200 KiB stands by.  Without the memory the
- * same 300 KiB stands by (the ordinary target's quarter is 2 MiB).
+ * Continuous kicking (write-behind) through the step, with the last
+ * decision's memory passed back in as nfswbd's tick does: a device
+ * written at 6 MiB/s (estimate cold, 32 MiB/s) whose backlog passes the
+ * 1 MiB lowered floor is kicked continuously to 0 (the room, 32 MiB/s x
+ * 200 ms = 6710886 bytes, kicked at once), and does not stand by while
+ * it is: 300 and 200 KiB measure.  Without the memory 300 KiB stands by
+ * (below half the 1 MiB where write-behind begins), and 1.5 MiB measures
+ * and begins it.
  */
 static void test_continuous(void)
 {
@@ -314,7 +315,7 @@ static void test_continuous(void)
 	in.dirty_bound_bytes = in.policy.nfs_dirty_bytes = 9 * MiB;
 	write_at(&est, &in, &st, 6 * MiB, 1, &out);
 	T_CHECK(out.decision.memory.continuous &&
-		out.decision.target_bytes == MiB &&
+		out.decision.target_bytes == 0 &&
 		out.decision.kick_bytes == 6710886,
 		"9 MiB: continuous %d, target %" PRIu64 " kick %" PRIu64,
 		out.decision.memory.continuous, out.decision.target_bytes,
@@ -331,11 +332,12 @@ static void test_continuous(void)
 	in.standby_in_force = out.standby;
 	in.dirty_bound_bytes = in.policy.nfs_dirty_bytes = 200 << 10;
 	write_at(&est, &in, &st, 6 * MiB, 1, &out);
-	T_CHECK(out.standby && out.decision.standby &&
+	T_CHECK(!out.standby && !out.decision.standby &&
 		out.decision.memory.continuous &&
-		out.decision.target_bytes == MiB && !out.decision.kick_bytes,
-		"continuous, 200 KiB: standing by (%d), still continuous %d",
-		out.standby, out.decision.memory.continuous);
+		out.decision.target_bytes == 0 && !out.decision.kick_bytes,
+		"continuous, 200 KiB: measuring (standby %d), still continuous %d, kick %" PRIu64 " (below the 1 MiB minimum)",
+		out.standby, out.decision.memory.continuous,
+		out.decision.kick_bytes);
 
 	in.policy.memory = (struct nfswb_policy_memory){ 0 };
 	in.standby_in_force = false;
@@ -343,6 +345,16 @@ static void test_continuous(void)
 	write_at(&est, &in, &st, 6 * MiB, 1, &out);
 	T_CHECK(out.standby && out.decision.target_bytes == 8 * MiB,
 		"no memory, 300 KiB: standing by under the 8 MiB target");
+
+	in.policy.memory = out.decision.memory;
+	in.standby_in_force = out.standby;
+	in.dirty_bound_bytes = in.policy.nfs_dirty_bytes = 1536 << 10;
+	write_at(&est, &in, &st, 6 * MiB, 1, &out);
+	T_CHECK(!out.standby && out.decision.memory.continuous &&
+		out.decision.kick_bytes == 1536 << 10,
+		"no memory, 1.5 MiB: standby %d, continuous %d, kick %" PRIu64,
+		out.standby, out.decision.memory.continuous,
+		out.decision.kick_bytes);
 }
 
 /*
