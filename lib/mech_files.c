@@ -753,7 +753,7 @@ static void files_on_readable(struct nfswb_mech_dev *d)
 			}
 			if (m->fd < 0)
 				continue;
-					if (!is_writer(d, p, m->pid, now)) {
+			if (!is_writer(d, p, m->pid, now)) {
 				d->count[FILES_EVENTS_IGNORED]++;
 				quiet(p, m->fd, now);
 				continue;
