@@ -176,7 +176,6 @@ struct nfswbd_table {
 	 * of devices that use it.
 	 */
 	struct nfswb_kfile nfsd_stats;		/* /proc/net/rpc/nfsd */
-	bool nfsd_stats_open;
 	bool nfsd_written_ok;
 	uint64_t nfsd_written;			/* bytes, as of nfsd_read_ms */
 	uint64_t nfsd_read_ms;			/* 0: not read yet */

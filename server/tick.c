@@ -104,10 +104,9 @@ static bool nfsd_written(const char *sysroot, struct nfswbd_table *t,
 {
 	char path[PATH_MAX];
 
-	if (!t->nfsd_stats_open) {
+	if (!t->nfsd_stats.path) {	/* never opened */
 		snprintf(path, sizeof(path), "%s/proc/net/rpc/nfsd", sysroot);
 		nfswb_kfile_open(&t->nfsd_stats, path);
-		t->nfsd_stats_open = true;
 	}
 	if (!t->nfsd_read_ms || t->nfsd_read_ms != now_ms) {
 		t->nfsd_written_ok = nfswb_nfsd_written(&t->nfsd_stats,
@@ -125,19 +124,16 @@ static bool nfsd_written(const char *sysroot, struct nfswbd_table *t,
 void nfswbd_table_sampling_adopt(struct nfswbd_table *next,
 				 struct nfswbd_table *prev)
 {
-	if (!prev->nfsd_stats_open || next->nfsd_stats_open)
+	if (!prev->nfsd_stats.path || next->nfsd_stats.path)
 		return;
 	next->nfsd_stats = prev->nfsd_stats;
-	next->nfsd_stats_open = true;
 	memset(&prev->nfsd_stats, 0, sizeof(prev->nfsd_stats));
-	prev->nfsd_stats_open = false;
 }
 
 /** nfswbd_table_sampling_close - close what nfswbd_table_sampling_adopt() moves. */
 void nfswbd_table_sampling_close(struct nfswbd_table *t)
 {
 	nfswb_kfile_close(&t->nfsd_stats);
-	t->nfsd_stats_open = false;
 }
 
 /**
@@ -314,8 +310,7 @@ static bool dev_present(const char *sysroot, const struct nfswbd_dev *d)
  */
 static void drop_gone(const struct nfswbd_settings *s, struct nfswbd_table *t)
 {
-	if (t->nfsd_stats_open)
-		nfswb_kfile_reopen(&t->nfsd_stats);	/* nfsd loaded since */
+	nfswb_kfile_reopen(&t->nfsd_stats);	/* nfsd loaded since */
 	for (size_t i = t->ndevs; i-- > 0;) {
 		if (dev_present(s->sysroot, &t->devs[i])) {
 			sampling_reopen(&t->devs[i]);
