@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_device.h - the disk of the closed-loop simulations that drive
- * nfswb_step() with COMMITs (test_core_sim_randwrite, _multiwriter).
+ * nfswb_step() with COMMITs (test_core_sim_randwrite, _multiwriter,
+ * _tempfile, _seqwrite).
  *
  * One queue of write requests, the daemon's kicks and the clients'
  * COMMITs, written strictly in order: a COMMIT waits for everything
@@ -161,6 +162,32 @@ static inline void sim_device_step(const struct sim_device *d,
 		in.policy.nfs_dirty_bytes = (uint64_t)dirty;
 	nfswb_step_decide(est, &in, out);
 	*memory = out->decision.memory;
+}
+
+/*
+ * The daemon's kick of @bytes of one file: at most what is dirty
+ * (@dirty, which it takes them from), queued behind what the device
+ * has.  Returns whether anything was kicked (less than a byte is none).
+ */
+static inline bool sim_kick(struct sim_device *d, double *dirty,
+			    uint64_t bytes, uint64_t now_ms)
+{
+	double kick = (double)bytes;
+
+	if (kick > *dirty)
+		kick = *dirty;
+	if (kick < 1)
+		return false;
+	sim_enqueue(d, kick, -1, now_ms);
+	*dirty -= kick;
+	return true;
+}
+
+/* sim_device_write()'s @woken for a single client: @arg is its waiting flag. */
+static inline void sim_woken_one(void *arg, int waiter)
+{
+	(void)waiter;
+	*(bool *)arg = false;
 }
 
 static inline int sim_cmp_u64(const void *a, const void *b)

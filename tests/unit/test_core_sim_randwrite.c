@@ -54,7 +54,7 @@ struct rsim {
 static void rsim_sample(struct rsim *m)
 {
 	struct nfswb_step_out out;
-	double kick;
+	bool kicked;
 
 	sim_device_step(&m->dev, &m->est, m->dirty, NULL,
 			(struct nfswb_policy_in){
@@ -63,28 +63,15 @@ static void rsim_sample(struct rsim *m)
 				.background_time_ms = m->background_time_ms,
 				.background_min = m->background_min,
 			}, &m->standby, &m->memory, &out);
-	kick = (double)out.decision.kick_bytes;
-	if (kick > m->dirty)
-		kick = m->dirty;
+	kicked = sim_kick(&m->dev, &m->dirty, out.decision.kick_bytes,
+			  m->now_ms);
+	m->kicks += kicked;
 	m->continuous += m->memory.continuous;
 	if (m->now_ms > 11000) {
 		m->late_intervals++;
 		m->late_standby += m->standby;
-		m->late_kicks += kick >= 1;
+		m->late_kicks += kicked;
 	}
-	if (kick >= 1) {
-		m->kicks++;
-		sim_enqueue(&m->dev, kick, -1, m->now_ms);
-		m->dirty -= kick;
-	}
-}
-
-static void rsim_woken(void *arg, int waiter)
-{
-	struct rsim *m = arg;
-
-	(void)waiter;
-	m->waiting = false;
 }
 
 static void rsim_ms(struct rsim *m)
@@ -109,7 +96,8 @@ static void rsim_ms(struct rsim *m)
 			}
 		}
 	}
-	sim_device_write(&m->dev, can, can, depth, m->now_ms, rsim_woken, m);
+	sim_device_write(&m->dev, can, can, depth, m->now_ms, sim_woken_one,
+			 &m->waiting);
 	m->now_ms++;
 	if (m->now_ms % m->interval_ms == 0)
 		rsim_sample(m);

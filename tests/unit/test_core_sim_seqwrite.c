@@ -47,7 +47,6 @@ struct ssim {
 static void ssim_sample(struct ssim *m)
 {
 	struct nfswb_step_out out;
-	double kick;
 
 	sim_device_step(&m->dev, &m->est, m->dirty, NULL,
 			(struct nfswb_policy_in){
@@ -59,22 +58,8 @@ static void ssim_sample(struct ssim *m)
 	m->intervals++;
 	m->standby_intervals += m->standby;
 	m->continuous += m->memory.continuous;
-	kick = (double)out.decision.kick_bytes;
-	if (kick > m->dirty)
-		kick = m->dirty;
-	if (kick >= 1) {
-		m->kicks++;
-		sim_enqueue(&m->dev, kick, -1, m->now_ms);
-		m->dirty -= kick;
-	}
-}
-
-static void ssim_woken(void *arg, int waiter)
-{
-	struct ssim *m = arg;
-
-	(void)waiter;
-	m->waiting = false;
+	m->kicks += sim_kick(&m->dev, &m->dirty, out.decision.kick_bytes,
+			     m->now_ms);
 }
 
 static void ssim_ms(struct ssim *m)
@@ -97,7 +82,8 @@ static void ssim_ms(struct ssim *m)
 			}
 		}
 	}
-	sim_device_write(&m->dev, can, can, depth, m->now_ms, ssim_woken, m);
+	sim_device_write(&m->dev, can, can, depth, m->now_ms, sim_woken_one,
+			 &m->waiting);
 	m->now_ms++;
 	if (m->now_ms % m->interval_ms == 0)
 		ssim_sample(m);

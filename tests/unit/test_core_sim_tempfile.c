@@ -66,7 +66,6 @@ static void tsim_sample(struct tsim *m)
 		.written_bytes = m->written,
 	};
 	struct nfswb_step_out out;
-	double kick;
 
 	/* Files mode's look: NFS's bytes alone. */
 	sim_device_step(&m->dev, &m->est, m->dirty, &bounds,
@@ -78,22 +77,8 @@ static void tsim_sample(struct tsim *m)
 	m->broke |= out.bound_broke;
 	m->intervals++;
 	m->standby_intervals += out.standby;
-	kick = (double)out.decision.kick_bytes;
-	if (kick > m->dirty)
-		kick = m->dirty;
-	if (kick >= 1) {
-		m->kicks++;
-		sim_enqueue(&m->dev, kick, -1, m->now_ms);
-		m->dirty -= kick;
-	}
-}
-
-static void tsim_woken(void *arg, int waiter)
-{
-	struct tsim *m = arg;
-
-	(void)waiter;
-	m->waiting = false;
+	m->kicks += sim_kick(&m->dev, &m->dirty, out.decision.kick_bytes,
+			     m->now_ms);
 }
 
 static void tsim_ms(struct tsim *m)
@@ -125,7 +110,8 @@ static void tsim_ms(struct tsim *m)
 			}
 		}
 	}
-	sim_device_write(&m->dev, can, can, depth, m->now_ms, tsim_woken, m);
+	sim_device_write(&m->dev, can, can, depth, m->now_ms, sim_woken_one,
+			 &m->waiting);
 	m->now_ms++;
 	if (m->now_ms % 100 == 0)
 		tsim_sample(m);
