@@ -164,6 +164,48 @@ static inline void sim_device_step(const struct sim_device *d,
 	*memory = out->decision.memory;
 }
 
+/* The client's WRITE size: fio's bs=64k, as the lab's writers use. */
+#define SIM_WRITE_SIZE	(64 * 1024.0)
+
+/*
+ * One client writing SIM_WRITE_SIZE WRITEs at @rate bytes/s while it is
+ * not waiting, and COMMITting all it left dirty every @commit_every
+ * bytes, waiting for the COMMIT before it writes on (fio's fsync=N, or
+ * an fsync at each file's end).  Pass &waiting to sim_device_write()
+ * with sim_woken_one().
+ */
+struct sim_client {
+	double rate, commit_every;
+	double arrived;		/* written, to the next WRITE */
+	double dirty, since_commit;
+	bool waiting;
+};
+
+/* @c's 1 ms at @now_ms: its WRITEs, its COMMIT on @d; the bytes it wrote. */
+static inline double sim_client_ms(struct sim_client *c, struct sim_device *d,
+				   uint64_t now_ms)
+{
+	double wrote = 0;
+
+	if (c->waiting)
+		return 0;
+	c->arrived += c->rate / 1000.0;
+	while (c->arrived >= SIM_WRITE_SIZE && !c->waiting) {
+		c->arrived -= SIM_WRITE_SIZE;
+		c->dirty += SIM_WRITE_SIZE;
+		c->since_commit += SIM_WRITE_SIZE;
+		wrote += SIM_WRITE_SIZE;
+		if (c->since_commit >= c->commit_every) {
+			sim_enqueue(d, c->dirty, 0, now_ms);
+			c->dirty = 0;
+			c->since_commit = 0;
+			c->waiting = true;
+			c->arrived = 0;
+		}
+	}
+	return wrote;
+}
+
 /*
  * The daemon's kick of @bytes of one file: at most what is dirty
  * (@dirty, which it takes them from), queued behind what the device

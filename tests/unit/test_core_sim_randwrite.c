@@ -31,18 +31,14 @@
 #include "test.h"
 
 #define MiB		(1024.0 * 1024.0)
-#define WRITE_SIZE	(64 * 1024.0)
 #define FSYNC_EVERY	(2 * MiB)
 
 struct rsim {
 	double capacity;	/* bytes/s */
-	double rate;		/* the client's, bytes/s while not waiting */
-	double arrived;		/* written by the client, to the next 64 KiB */
-	double dirty, since_fsync;
-	bool waiting;
+	/* commit_every: the first COMMIT's distance, then FSYNC_EVERY */
+	struct sim_client c;
 	struct sim_device dev;
 	uint64_t now_ms, interval_ms, background_time_ms, background_min;
-	double fsync_every;	/* the first COMMIT's distance, then 2 MiB */
 	struct nfswb_estimator est;
 	bool standby;
 	struct nfswb_policy_memory memory;
@@ -56,14 +52,14 @@ static void rsim_sample(struct rsim *m)
 	struct nfswb_step_out out;
 	bool kicked;
 
-	sim_device_step(&m->dev, &m->est, m->dirty, NULL,
+	sim_device_step(&m->dev, &m->est, m->c.dirty, NULL,
 			(struct nfswb_policy_in){
 				.now_ms = m->now_ms,
 				.interval_ms = m->interval_ms,
 				.background_time_ms = m->background_time_ms,
 				.background_min = m->background_min,
 			}, &m->standby, &m->memory, &out);
-	kicked = sim_kick(&m->dev, &m->dirty, out.decision.kick_bytes,
+	kicked = sim_kick(&m->dev, &m->c.dirty, out.decision.kick_bytes,
 			  m->now_ms);
 	m->kicks += kicked;
 	m->continuous += m->memory.continuous;
@@ -79,25 +75,11 @@ static void rsim_ms(struct rsim *m)
 	double can = m->capacity / 1000.0;
 	double depth = sim_device_depth(&m->dev);
 
-	if (!m->waiting) {
-		m->arrived += m->rate / 1000.0;
-		/* One 64 KiB WRITE at a time, as the client sends them. */
-		while (m->arrived >= WRITE_SIZE && !m->waiting) {
-			m->arrived -= WRITE_SIZE;
-			m->dirty += WRITE_SIZE;
-			m->since_fsync += WRITE_SIZE;
-			if (m->since_fsync >= m->fsync_every) {
-				m->fsync_every = FSYNC_EVERY;
-				sim_enqueue(&m->dev, m->dirty, 0, m->now_ms);
-				m->dirty = 0;
-				m->since_fsync = 0;
-				m->waiting = true;
-				m->arrived = 0;
-			}
-		}
-	}
+	sim_client_ms(&m->c, &m->dev, m->now_ms);
+	if (m->c.waiting)
+		m->c.commit_every = FSYNC_EVERY;
 	sim_device_write(&m->dev, can, can, depth, m->now_ms, sim_woken_one,
-			 &m->waiting);
+			 &m->c.waiting);
 	m->now_ms++;
 	if (m->now_ms % m->interval_ms == 0)
 		rsim_sample(m);
@@ -122,11 +104,11 @@ static double run(uint64_t background_time_ms, uint64_t background_min,
 
 	memset(&m, 0, sizeof(m));
 	m.capacity = 16 * MiB;
-	m.rate = 3.5 * MiB;
+	m.c.rate = 3.5 * MiB;
 	m.interval_ms = 100;
 	m.background_time_ms = background_time_ms;
 	m.background_min = background_min;
-	m.fsync_every = first;
+	m.c.commit_every = first;
 	m.now_ms = 1000;
 	nfswb_estimator_init(&m.est, NULL);
 	for (uint64_t t = 0; t < 120000; t++)

@@ -28,14 +28,12 @@
 #include "test.h"
 
 #define MiB		(1024.0 * 1024.0)
-#define WRITE_SIZE	(64 * 1024.0)
 #define FILE_SIZE	(4 * MiB)
 #define RUN_MS		120000
 
 struct ssim {
-	double capacity, rate;
-	double arrived, dirty, in_file;
-	bool waiting;
+	double capacity;
+	struct sim_client c;	/* commit_every: FILE_SIZE */
 	struct sim_device dev;
 	uint64_t now_ms, interval_ms, background_time_ms, background_min;
 	struct nfswb_estimator est;
@@ -48,7 +46,7 @@ static void ssim_sample(struct ssim *m)
 {
 	struct nfswb_step_out out;
 
-	sim_device_step(&m->dev, &m->est, m->dirty, NULL,
+	sim_device_step(&m->dev, &m->est, m->c.dirty, NULL,
 			(struct nfswb_policy_in){
 				.now_ms = m->now_ms,
 				.interval_ms = m->interval_ms,
@@ -58,7 +56,7 @@ static void ssim_sample(struct ssim *m)
 	m->intervals++;
 	m->standby_intervals += m->standby;
 	m->continuous += m->memory.continuous;
-	m->kicks += sim_kick(&m->dev, &m->dirty, out.decision.kick_bytes,
+	m->kicks += sim_kick(&m->dev, &m->c.dirty, out.decision.kick_bytes,
 			     m->now_ms);
 }
 
@@ -67,23 +65,9 @@ static void ssim_ms(struct ssim *m)
 	double can = m->capacity / 1000.0;
 	double depth = sim_device_depth(&m->dev);
 
-	if (!m->waiting) {
-		m->arrived += m->rate / 1000.0;
-		while (m->arrived >= WRITE_SIZE && !m->waiting) {
-			m->arrived -= WRITE_SIZE;
-			m->dirty += WRITE_SIZE;
-			m->in_file += WRITE_SIZE;
-			if (m->in_file >= FILE_SIZE) {
-				sim_enqueue(&m->dev, m->dirty, 0, m->now_ms);
-				m->dirty = 0;
-				m->in_file = 0;
-				m->waiting = true;
-				m->arrived = 0;
-			}
-		}
-	}
+	sim_client_ms(&m->c, &m->dev, m->now_ms);
 	sim_device_write(&m->dev, can, can, depth, m->now_ms, sim_woken_one,
-			 &m->waiting);
+			 &m->c.waiting);
 	m->now_ms++;
 	if (m->now_ms % m->interval_ms == 0)
 		ssim_sample(m);
@@ -104,7 +88,8 @@ static struct result run(uint64_t background_time_ms, uint64_t background_min,
 
 	memset(&m, 0, sizeof(m));
 	m.capacity = 16 * MiB;
-	m.rate = 11 * MiB;
+	m.c.rate = 11 * MiB;
+	m.c.commit_every = FILE_SIZE;
 	m.interval_ms = 100;
 	m.background_time_ms = background_time_ms;
 	m.background_min = background_min;

@@ -35,19 +35,17 @@
 #include "test.h"
 
 #define MiB		(1024.0 * 1024.0)
-#define WRITE_SIZE	(64 * 1024.0)
 #define TEMP_SIZE	(64 * MiB)
 #define TEMP_FILL_MS	1000
 #define TEMP_LIFE_MS	5000
 #define RUN_MS		120000
 
 struct tsim {
-	double rate, fsync_every;	/* the client's */
-	double arrived, dirty, since_fsync, temp_dirty;
+	struct sim_client c;		/* the NFS client */
+	double temp_dirty;
 	double written;			/* nfsd's count */
 	double counted;			/* the share of the writes nfsd counts */
 	bool use_bound;			/* the step gets the written bound */
-	bool waiting;
 	struct sim_device dev;
 	uint64_t now_ms, temp_born_ms;
 	struct nfswb_estimator est;
@@ -61,14 +59,14 @@ static void tsim_sample(struct tsim *m)
 {
 	/* BdiReclaimable: NFS's dirty bytes and the temp file's. */
 	const struct sim_bounds bounds = {
-		.bdi = m->dirty + m->temp_dirty,
+		.bdi = m->c.dirty + m->temp_dirty,
 		.written = m->use_bound ? &m->wb : NULL,
 		.written_bytes = m->written,
 	};
 	struct nfswb_step_out out;
 
 	/* Files mode's look: NFS's bytes alone. */
-	sim_device_step(&m->dev, &m->est, m->dirty, &bounds,
+	sim_device_step(&m->dev, &m->est, m->c.dirty, &bounds,
 			(struct nfswb_policy_in){
 				.now_ms = m->now_ms,
 				.interval_ms = 100,
@@ -77,7 +75,7 @@ static void tsim_sample(struct tsim *m)
 	m->broke |= out.bound_broke;
 	m->intervals++;
 	m->standby_intervals += out.standby;
-	m->kicks += sim_kick(&m->dev, &m->dirty, out.decision.kick_bytes,
+	m->kicks += sim_kick(&m->dev, &m->c.dirty, out.decision.kick_bytes,
 			     m->now_ms);
 }
 
@@ -94,24 +92,9 @@ static void tsim_ms(struct tsim *m)
 	} else if (age < TEMP_FILL_MS) {
 		m->temp_dirty += TEMP_SIZE / TEMP_FILL_MS;
 	}
-	if (!m->waiting) {
-		m->arrived += m->rate / 1000.0;
-		while (m->arrived >= WRITE_SIZE && !m->waiting) {
-			m->arrived -= WRITE_SIZE;
-			m->dirty += WRITE_SIZE;
-			m->since_fsync += WRITE_SIZE;
-			m->written += WRITE_SIZE * m->counted;
-			if (m->since_fsync >= m->fsync_every) {
-				sim_enqueue(&m->dev, m->dirty, 0, m->now_ms);
-				m->dirty = 0;
-				m->since_fsync = 0;
-				m->waiting = true;
-				m->arrived = 0;
-			}
-		}
-	}
+	m->written += sim_client_ms(&m->c, &m->dev, m->now_ms) * m->counted;
 	sim_device_write(&m->dev, can, can, depth, m->now_ms, sim_woken_one,
-			 &m->waiting);
+			 &m->c.waiting);
 	m->now_ms++;
 	if (m->now_ms % 100 == 0)
 		tsim_sample(m);
@@ -132,8 +115,8 @@ static struct outcome run(double rate, double fsync_every, bool use_bound,
 	unsigned int skip;
 
 	memset(&m, 0, sizeof(m));
-	m.rate = rate;
-	m.fsync_every = fsync_every;
+	m.c.rate = rate;
+	m.c.commit_every = fsync_every;
 	m.use_bound = use_bound;
 	m.counted = counted;
 	m.now_ms = 1000;
