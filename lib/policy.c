@@ -158,8 +158,11 @@ static uint64_t policy_pace(const struct nfswb_policy_in *in)
 	return in->bandwidth;
 }
 
-uint64_t nfswb_policy_target_now(const struct nfswb_policy_in *in,
-				 bool continuous)
+/*
+ * The target nfswb_policy_decide() works to: nfswb_policy_target() of the
+ * pace, or 0 when @continuous (write-behind).
+ */
+static uint64_t target_now(const struct nfswb_policy_in *in, bool continuous)
 {
 	if (continuous)
 		return 0;
@@ -213,7 +216,7 @@ uint64_t nfswb_policy_standby_target(const struct nfswb_policy_in *in,
 	if (in->have_write_rate && in->write_rate <= in->bandwidth / 2)
 		return continuous_floor(in->background_min) <<
 		       NFSWB_STANDBY_LEAVE_SHIFT;
-	return nfswb_policy_target_now(in, false);
+	return target_now(in, false);
 }
 
 bool nfswb_policy_standby(uint64_t bound, uint64_t target, bool in_force)
@@ -278,7 +281,7 @@ void nfswb_policy_decide(const struct nfswb_policy_in *in,
 			 struct nfswb_policy_out *out)
 {
 	bool continuous = nfswb_policy_continuous(in);
-	uint64_t target = nfswb_policy_target_now(in, continuous);
+	uint64_t target = target_now(in, continuous);
 
 	memset(out, 0, sizeof(*out));
 	out->target_bytes = target;

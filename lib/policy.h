@@ -178,13 +178,6 @@ uint64_t nfswb_policy_min_kick(uint64_t bg_min);
 bool nfswb_policy_continuous(const struct nfswb_policy_in *in);
 
 /**
- * nfswb_policy_target_now - the target nfswb_policy_decide() works to:
- * nfswb_policy_target() of the pace, or 0 when @continuous (write-behind).
- */
-uint64_t nfswb_policy_target_now(const struct nfswb_policy_in *in,
-				 bool continuous);
-
-/**
  * nfswb_policy_standby - may the device stand by this interval?
  * @bound: an upper bound of the device's dirty bytes that costs one read
  *         (the bdi's reclaimable bytes, or the global nr_dirty)
@@ -204,7 +197,8 @@ bool nfswb_policy_standby(uint64_t bound, uint64_t target, bool in_force);
 
 /**
  * nfswb_policy_standby_target - the @target nfswb_policy_standby() is
- * given: nfswb_policy_target_now(), except where the device could write
+ * given: the target nfswb_policy_decide() works to (nfswb_policy_target()
+ * of the pace, 0 while it writes behind), except where the device could write
  * behind (data at most at half the bandwidth, nfswb_policy_continuous):
  * there twice the lowered floor, so that it measures again once its
  * bound reaches the backlog write-behind begins at (1 MiB by default),
