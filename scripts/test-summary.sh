@@ -1,6 +1,7 @@
 #!/bin/bash
 # Sum the automake .trs results of the whole tree into one closing line,
-# "N passed, N failed, N skipped", and list what failed or skipped and why.
+# "N passed, N failed, N skipped", and list what failed or skipped and why
+# (a failed test with its FAIL lines and the end of its log).
 set -uo pipefail
 cd "${1:-.}"
 pass=0 fail=0 skip=0
@@ -13,7 +14,11 @@ while IFS= read -r trs; do
 		why=$(grep -m1 -i 'skip' "$name.log" 2>/dev/null)
 		echo "skipped: $name: ${why:-no reason printed}" ;;
 	*)	fail=$((fail + 1))
-		echo "failed: $name ($res), log: $name.log" ;;
+		echo "failed: $name ($res), log: $name.log"
+		# The release checks' copies (make distcheck) leave no other
+		# trace in CI's output: show what the test said went wrong.
+		grep -m5 '^FAIL' "$name.log" 2>/dev/null | sed 's/^/  /'
+		tail -n 15 "$name.log" 2>/dev/null | sed 's/^/  | /' ;;
 	esac
 done < <(find . -name '*.trs' | sort)
 echo "$pass passed, $fail failed, $skip skipped"
