@@ -34,6 +34,11 @@
  *         only for one look or while a kick on them is pending: an open
  *         file keeps its filesystem busy, and the `umount` of an HA
  *         failover right after nfsd stops must not fail.
+ *         Every open is O_NONBLOCK (the events' fds too): an open
+ *         breaks a lease, and a file an NFSv4 client holds a write
+ *         delegation on is leased by nfsd, so a blocking open waits
+ *         until the client has returned it, the whole daemon with it.
+ *         A file whose open would wait is looked at again later.
  * Kick:   when the policy asks for kick_bytes, start writeback of the
  *         files dirtied longest ago first, SYNC_FILE_RANGE_WRITE only,
  *         through mech_files_kick.h (io_uring, or a worker thread).
@@ -54,6 +59,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/fanotify.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -117,7 +123,8 @@
 enum {
 	FILES_EVENTS_SEEN, FILES_EVENTS_IGNORED, FILES_FILES_TRACKED,
 	FILES_FILES_EVICTED, FILES_KICKS, FILES_BYTES_KICKED,
-	FILES_INFLIGHT_BYTES, FILES_PAGES_WALKED, FILES_ERRORS,
+	FILES_INFLIGHT_BYTES, FILES_PAGES_WALKED, FILES_LEASE_WAITS,
+	FILES_ERRORS,
 };
 
 static const char *const files_counters[] = {
@@ -130,6 +137,8 @@ static const char *const files_counters[] = {
 	[FILES_INFLIGHT_BYTES] = "inflight_bytes", /* kicked, not written */
 	/* cached pages cachestat walked: what measuring costs */
 	[FILES_PAGES_WALKED] = "pages_walked",
+	/* opens that a lease (NFSv4 delegation) break would have held up */
+	[FILES_LEASE_WAITS] = "lease_waits",
 	[FILES_ERRORS] = "errors",
 	NULL,
 };
@@ -293,16 +302,21 @@ static void note_open(struct files_priv *p, struct nfswb_tracked *e)
  * directory (any fd on the filesystem but an O_PATH one will do; it too
  * is closed at the end of the call).  The inode is checked: after an unmount the export path
  * is another filesystem's directory, where the handle means nothing.
- * Returns false when the file is gone or cannot be opened.
+ * O_NONBLOCK: a lease (an NFSv4 write delegation) being broken makes the
+ * open fail with EWOULDBLOCK instead of waiting for its holder.
+ * Returns false when the file is gone or cannot be opened now; errno is
+ * EWOULDBLOCK for a lease.
  */
 static bool file_open(struct nfswb_mech_dev *d, struct files_priv *p,
 		      struct nfswb_tracked *e)
 {
+	const int flags = O_RDONLY | O_CLOEXEC | O_LARGEFILE | O_NONBLOCK;
 	struct stat st;
 	int fd;
 
 	if (e->fd >= 0)
 		return true;
+	errno = ENOENT;
 	if (!e->fh)
 		return false;
 	if (p->root < 0)
@@ -310,15 +324,17 @@ static bool file_open(struct nfswb_mech_dev *d, struct files_priv *p,
 			       O_CLOEXEC);
 	if (p->root < 0)
 		return false;
-	fd = open_by_handle_at(p->root, e->fh, O_RDONLY | O_CLOEXEC |
-			       O_LARGEFILE | O_NOATIME);
+	fd = open_by_handle_at(p->root, e->fh, flags | O_NOATIME);
 	if (fd < 0 && errno == EPERM)	/* O_NOATIME: not the owner */
-		fd = open_by_handle_at(p->root, e->fh, O_RDONLY | O_CLOEXEC |
-				       O_LARGEFILE);
-	if (fd < 0)
+		fd = open_by_handle_at(p->root, e->fh, flags);
+	if (fd < 0) {
+		if (errno == EWOULDBLOCK)
+			d->count[FILES_LEASE_WAITS]++;
 		return false;
+	}
 	if (fstat(fd, &st) < 0 || st.st_dev != e->dev || st.st_ino != e->ino) {
 		close(fd);
+		errno = ESTALE;
 		return false;
 	}
 	/* Grown since it was tracked: appended to (not only rewritten). */
@@ -461,6 +477,7 @@ enum refresh_result {
 	FILE_DIRTY,	/* dirty, under writeback or being kicked */
 	FILE_CLEAN,
 	FILE_GONE,	/* deleted, or unreadable: drop it */
+	FILE_LEASED,	/* its lease is being broken: not now */
 };
 
 /* Refresh one file's dirty and writeback counts. */
@@ -475,8 +492,8 @@ static enum refresh_result refresh(struct nfswb_mech_dev *d,
 	struct stat st;
 	bool full;
 
-	if (!file_open(d, p, e))
-		return FILE_GONE;	/* deleted, or its filesystem gone */
+	if (!file_open(d, p, e))	/* deleted, or its filesystem gone */
+		return errno == EWOULDBLOCK ? FILE_LEASED : FILE_GONE;
 	/*
 	 * Now and then: deleted files must not be written back, and data
 	 * rewritten (or a file truncated) below clean_below must be seen.
@@ -582,6 +599,8 @@ static void look(struct nfswb_mech_dev *d, struct files_priv *p,
 {
 	enum refresh_result r = refresh(d, p, e, now);
 
+	if (r == FILE_LEASED)
+		return;		/* as it was, until a later look */
 	/*
 	 * Written since it was seen clean, yet clean above its clean point:
 	 * the write was below it (in place), or a COMMIT was quicker.  It
@@ -721,11 +740,20 @@ static void unquiet(struct files_priv *p, uint64_t now, bool all)
 	}
 }
 
+/* Does the fanotify group @fan hold unread events? */
+static bool events_queued(int fan)
+{
+	int bytes = 0;
+
+	return ioctl(fan, FIONREAD, &bytes) == 0 && bytes > 0;
+}
+
 static void files_on_readable(struct nfswb_mech_dev *d)
 {
 	struct files_priv *p = d->priv;
 	struct fanotify_event_metadata *m;
 	uint64_t now = nfswb_now_ms();
+	bool first = true;
 	ssize_t len;
 
 	for (;;) {
@@ -733,6 +761,20 @@ static void files_on_readable(struct nfswb_mech_dev *d)
 		len = read(p->fan, p->buf, NFSWB_FD_EVENT_BATCH * sizeof(*m));
 		if (len < 0 && errno == EINTR)
 			continue;
+		/*
+		 * EAGAIN from the first read (poll said there are events), or
+		 * with events still queued: an event's fd would have waited
+		 * for a lease break (the events' fds are O_NONBLOCK), and the
+		 * event is gone.  The file's next write is an event again: it
+		 * is tracked once its lease is returned.
+		 */
+		if (len < 0 && errno == EAGAIN &&
+		    (first || events_queued(p->fan))) {
+			d->count[FILES_LEASE_WAITS]++;
+			first = false;
+			continue;
+		}
+		first = false;
 		if (len <= 0)
 			break;
 		m = (struct fanotify_event_metadata *)p->buf;
@@ -866,7 +908,7 @@ static int files_attach(struct nfswb_mech_dev *d, char *why, size_t len)
 	 */
 	p->fan = fanotify_init(FAN_CLASS_NOTIF | FAN_CLOEXEC | FAN_NONBLOCK |
 			       FAN_REPORT_TID,
-			       O_RDONLY | O_LARGEFILE | O_CLOEXEC);
+			       O_RDONLY | O_LARGEFILE | O_CLOEXEC | O_NONBLOCK);
 	if (p->fan < 0) {
 		ret = -errno;
 		snprintf(why, len, "fanotify_init: %s (needs CAP_SYS_ADMIN)",

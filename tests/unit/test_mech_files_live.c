@@ -10,7 +10,8 @@
  * stay dirty, and that the temp writer's events were ignored.  Then the
  * bound: with max_files=4 and ten files written, at most four are
  * tracked, and a deleted file drops out.  Run once with io_uring and once
- * with the sync_file_range(2) worker thread.
+ * with the sync_file_range(2) worker thread.  A file leased by its writer
+ * (an NFSv4 write delegation) does not hold the mechanism up.
  */
 #include "config.h"
 
@@ -744,6 +745,146 @@ static void test_new_behind_clean(void)
 }
 
 /*
+ * A file leased by its writer, as nfsd leases a file an NFSv4 client
+ * holds a write delegation on: the mechanism's open of it breaks the
+ * lease, and must not wait for the holder to give it up (the daemon
+ * stood still for a whole file's writes while the client flushed, in
+ * the lab's seqwrite).  Its event is left, counted in lease_waits;
+ * once the lease is returned, the file's next write tracks it.  A
+ * watchdog fails the test if the open waits (for the lease-break-time,
+ * 45 s by default).
+ */
+static volatile sig_atomic_t lease_broken;
+
+static void on_lease_break(int sig)
+{
+	(void)sig;
+	lease_broken = 1;
+}
+
+static void on_watchdog(int sig)
+{
+	static const char msg[] = "FAIL: the files mechanism waited for a lease break\n";
+
+	(void)sig;
+	(void)!write(2, msg, sizeof(msg) - 1);
+	exit(T_EXIT_FAIL);	/* not _exit: the loop device goes at exit */
+}
+
+/* Read one byte from @fd within @ms; its value, or -1. */
+static int pipe_get(int fd, int ms)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	uint64_t until = nfswb_now_ms() + (uint64_t)ms;
+	unsigned char c;
+	int n;
+
+	/* The lease holder's poll is interrupted by its lease break. */
+	while ((n = poll(&pfd, 1, (int)(until - nfswb_now_ms()))) < 0 &&
+	       errno == EINTR && nfswb_now_ms() < until)
+		;
+	if (n != 1 || read(fd, &c, 1) != 1)
+		return -1;
+	return c;
+}
+
+static void lease_holder(const char *path, int to_parent, int from_parent)
+{
+	static char block[BLOCK];
+	unsigned int i;
+	int fd;
+
+	signal(SIGIO, on_lease_break);
+	child_wait_go("nfsd");
+	memset(block, 'l', sizeof(block));
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || fcntl(fd, F_SETLEASE, F_WRLCK) < 0)
+		_exit(2);
+	if (write(fd, block, BLOCK) != BLOCK ||
+	    write(to_parent, "w", 1) != 1)
+		_exit(3);
+	/* Hold the lease until told, as a client slow to return it. */
+	if (pipe_get(from_parent, 20000) != 'r')
+		_exit(4);
+	if (write(to_parent, lease_broken ? "b" : "n", 1) != 1 ||
+	    fcntl(fd, F_SETLEASE, F_UNLCK) < 0)
+		_exit(5);
+	for (i = 0; i < MiB / BLOCK; i++)
+		if (write(fd, block, BLOCK) != BLOCK)
+			_exit(6);
+	if (write(to_parent, "d", 1) != 1)
+		_exit(7);
+	pipe_get(from_parent, 20000);
+	close(fd);
+	_exit(0);
+}
+
+static void test_lease(void)
+{
+	char path[PATH_MAX + 16];
+	struct pollfd pfd = { .events = POLLIN };
+	int up[2], down[2], st, c;
+	struct drive dr;
+	uint64_t dirty;
+	pid_t child;
+
+	snprintf(path, sizeof(path), "%s/leased.dat", fs.mnt);
+	signal(SIGPIPE, SIG_IGN);	/* a holder that died is a failure */
+	T_CHECK(pipe(up) == 0 && pipe(down) == 0, "pipe");
+	go_prepare();
+	child = fork();
+	if (!child) {
+		close(up[0]);
+		close(down[1]);
+		lease_holder(path, up[1], down[0]);
+	}
+	close(up[1]);
+	close(down[0]);
+	attach(&dr, 64, true);
+	pfd.fd = nfswb_mech_files.poll_fd(&dr.d);
+	go_start();
+	c = pipe_get(up[0], 10000);
+	T_CHECK(c == 'w', "the lease holder wrote (%d)", c);
+	signal(SIGALRM, on_watchdog);
+	alarm(20);
+	while (poll(&pfd, 1, 200) > 0)
+		nfswb_mech_files.on_readable(&dr.d);
+	nfswb_mech_files.dirty_bytes(&dr.d);
+	T_CHECK(count_files(&dr.d, "lease_waits") >= 1, "%" PRIu64
+		" opens held up by the lease",
+		count_files(&dr.d, "lease_waits"));
+	T_CHECK(count_files(&dr.d, "files_tracked") == 0, "%" PRIu64
+		" files tracked while their lease is being broken",
+		count_files(&dr.d, "files_tracked"));
+	T_CHECK(write(down[1], "r", 1) == 1, "tell the holder");
+	c = pipe_get(up[0], 10000);
+	T_CHECK(c == 'b', "the holder was told its lease is broken (%c)", c);
+	c = pipe_get(up[0], 10000);
+	T_CHECK(c == 'd', "the holder wrote again after its lease (%d)", c);
+	while (poll(&pfd, 1, 200) > 0)
+		nfswb_mech_files.on_readable(&dr.d);
+	dirty = nfswb_mech_files.dirty_bytes(&dr.d);
+	alarm(0);
+	printf("lease: %" PRIu64 " lease waits, then %" PRIu64
+	       " file(s) tracked, %" PRIu64 " bytes dirty\n",
+	       count_files(&dr.d, "lease_waits"),
+	       count_files(&dr.d, "files_tracked"), dirty);
+	T_CHECK(count_files(&dr.d, "files_tracked") == 1, "%" PRIu64
+		" files tracked once the lease was returned",
+		count_files(&dr.d, "files_tracked"));
+	T_CHECK(dirty >= MiB / 2, "%" PRIu64 " dirty bytes of the file "
+		"written after its lease", dirty);
+	(void)!write(down[1], "x", 1);
+	waitpid(child, &st, 0);
+	T_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		"lease holder exit status %d", st);
+	nfswb_mech_files.detach(&dr.d);
+	close(up[0]);
+	close(down[1]);
+	unlink(path);
+}
+
+/*
  * The HA failover: nfsd stops, the export is unmounted.  The files
  * mechanism must not hold the written files open in between: `umount`
  * succeeds within a second of the last write (before, the files stayed
@@ -824,6 +965,7 @@ int main(void)
 	/* 15.9 TiB: ext4's largest file with 4 KiB blocks is 16 TiB. */
 	test_sparse((159ull << 40) / 10);
 	test_new_behind_clean();
+	test_lease();
 	test_umount();
 	return t_result();
 }
