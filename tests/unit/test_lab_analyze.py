@@ -326,6 +326,26 @@ def test_load_counters(la, work):
           % (a.get("client_commits"), a.get("client_writes")))
 
 
+def test_delegreturns(la, work):
+    """An NFSv4 run: the client's DELEGRETURNs during the load, from its
+    mountstats before and after (what was returned before is left out)."""
+    d = run_fixture(work, "run-deleg", 40, 0)
+
+    def stats(writes, commits, delegs):
+        return ("device fe80::1:/ mounted on /mnt with fstype nfs4\n"
+                "per-op statistics\n"
+                "\t       WRITE: %d %d 0 0 0 0 0 0 0\n"
+                "\t      COMMIT: %d %d 0 0 0 0 0 0 0\n"
+                "\t DELEGRETURN: %d %d 0 0 0 0 0 0 0\n"
+                % (writes, writes, commits, commits, delegs, delegs))
+    write(d + "/client-mountstats-before.txt", stats(0, 0, 2))
+    write(d + "/client-mountstats-after.txt", stats(512, 128, 56))
+    a = la.analyze_run(d)
+    check(a.get("client_delegreturns") == 54 and a.get("client_commits") == 128,
+          "client DELEGRETURNs and COMMITs from mountstats: %s %s"
+          % (a.get("client_delegreturns"), a.get("client_commits")))
+
+
 def test_nfswbd_counters(la, work):
     """The daemon's last status.json: its mechanisms' counters and its
     samples and standby intervals, summed over the devices."""
@@ -349,6 +369,7 @@ def main():
     with tempfile.TemporaryDirectory() as work:
         test_run_metrics(la, work)
         test_load_counters(la, work)
+        test_delegreturns(la, work)
         test_nfswbd_counters(la, work)
         test_verdict(la)
         test_bench(la, work)
