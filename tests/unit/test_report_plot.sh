@@ -4,7 +4,7 @@
 # point (it used to cover the slowest COMMIT in the top right corner),
 # "plot A B" draws two traces in two colours with a median and p99 each,
 # --cdf draws each trace's distribution up to 100 %, and a legend row of
-# long paths ends inside the picture.
+# long paths and a long title end inside the picture.
 . "${srcdir:-.}/unit/report-lib.sh"
 command -v python3 >/dev/null || { echo "SKIP: python3 reads the SVG" >&2; exit 77; }
 
@@ -91,6 +91,22 @@ check "plot of long paths exits 0 (got $rc): $(cat "$work/err")" test $rc = 0
 svgcheck "$work/long.svg" <<'PY'
 long: each legend row fits the picture's 960 px (12 px text, <= 120 characters from x=104) | all(len(t) <= 120 for y, t in texts if "COMMITs from" in t)
 long: and ends with each name's distinct end and its figures | sum(("run-1-before/trace.txt: " in t) + ("run-1-after/trace.txt: " in t) for y, t in texts if t.endswith(" ms") or t.endswith(" s") or t.endswith("µs")) == 2
+PY
+
+# A long title (-t) takes two lines, each inside the picture, and pushes
+# the legend below them; a longer one still ends in an ellipsis.
+title="seqwrite, nfswbd:auto at its defaults: one run with write delegations from the first file, one with none at all"
+"$report" plot -t "$title" -o "$work/title.svg" "$work/a" "$work/b" 2>"$work/err"
+rc=$?
+check "plot -t LONG exits 0 (got $rc): $(cat "$work/err")" test $rc = 0
+svgcheck "$work/title.svg" <<'PY'
+title: two lines of at most 84 characters, the whole title | [t for y, t in texts][:2] == ["seqwrite, nfswbd:auto at its defaults: one run with write delegations from the first", "file, one with none at all"]
+title: the legend rows below both lines | all(y > 46 + 12 for y, t in texts if "COMMITs from" in t)
+title: every dot still inside the latency panel | all(panel[0] <= x <= panel[0] + panel[2] and panel[1] <= y <= panel[1] + panel[3] for x, y, _ in dots)
+PY
+"$report" plot -t "$title $title" -o "$work/title2.svg" "$work/a" 2>"$work/err"
+svgcheck "$work/title2.svg" <<'PY'
+title: a longer one is cut, its second line ending in an ellipsis | len([t for y, t in texts][1]) == 84 and [t for y, t in texts][1].endswith("\u2026")
 PY
 
 "$report" plot -S /dev/null -o "$work/x.svg" "$work/a" "$work/b" >/dev/null 2>"$work/err"

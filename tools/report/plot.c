@@ -35,6 +35,8 @@ extern char **environ;
 #define ROW_H		18		/* one legend row */
 /* Characters of 12px sans-serif in one legend row, W - LEFT wide. */
 #define LEGEND_CHARS	120
+#define TITLE_CHARS	84		/* one 17 px bold line from x=90 */
+#define TITLE_LINE_H	20
 #define MAX_SERIES	4
 /* A CDF of more COMMITs is drawn through this many of their ranks. */
 #define CDF_POINTS	2000
@@ -635,13 +637,79 @@ static int cdf_view(FILE *o, int top, const struct series *s, size_t n)
 	return 0;
 }
 
+/* Characters (not bytes) of the UTF-8 string @s, up to @end. */
+static size_t utf8_chars(const char *s, const char *end)
+{
+	size_t n = 0;
+
+	for (; s < end && *s; s++)
+		n += (*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* Where @s has had @chars characters, or its end. */
+static const char *utf8_skip(const char *s, size_t chars)
+{
+	for (; *s; s++)
+		if ((*s & 0xc0) != 0x80 && !chars--)
+			break;
+	return s;
+}
+
+/* Does @title take a second line? */
+static bool title_wraps(const char *title)
+{
+	return utf8_chars(title, title + strlen(title)) > TITLE_CHARS;
+}
+
+/*
+ * The title in at most two lines that end inside the picture: the first
+ * breaks at its last blank within TITLE_CHARS, the second keeps its start
+ * and ends in an ellipsis where it is longer still.
+ */
+static void title_lines(FILE *o, const char *title)
+{
+	const char *cut = title + strlen(title), *p;
+	char *first;
+
+	if (title_wraps(title)) {
+		cut = utf8_skip(title, TITLE_CHARS);
+		for (p = cut; p > title && *p != ' '; p--)
+			;
+		if (p > title)
+			cut = p;
+	}
+	first = strndup(title, (size_t)(cut - title));
+	fprintf(o, "<text x=\"%d\" y=\"26\" class=\"title\">", LEFT);
+	xml_text(o, first ? first : "");
+	fputs("</text>\n", o);
+	free(first);
+	if (!*cut)
+		return;
+	while (*cut == ' ')
+		cut++;
+	fprintf(o, "<text x=\"%d\" y=\"%d\" class=\"title\">", LEFT,
+		26 + TITLE_LINE_H);
+	if (utf8_chars(cut, cut + strlen(cut)) > TITLE_CHARS) {
+		char *second = strndup(cut, (size_t)(utf8_skip(cut,
+						TITLE_CHARS - 1) - cut));
+
+		xml_text(o, second ? second : "");
+		fputs("\u2026", o);
+		free(second);
+	} else {
+		xml_text(o, cut);
+	}
+	fputs("</text>\n", o);
+}
+
 static int write_svg(FILE *o, struct series *s, size_t n, const char *title,
 		     bool cdf, int log)
 {
 	bool dev = false;
 	double span = 0;
 	struct axis ax;
-	int top, h, gap, ret = 0;
+	int head, top, h, gap, ret = 0;
 
 	for (size_t k = 0; k < n; k++) {
 		series_span(&s[k]);
@@ -651,16 +719,16 @@ static int write_svg(FILE *o, struct series *s, size_t n, const char *title,
 	}
 	if (cdf)
 		dev = false;
-	top = 50 + (int)(n + 1) * ROW_H;
+	/* A second title line pushes everything down by one. */
+	head = 50 + (title_wraps(title) ? TITLE_LINE_H : 0);
+	top = head + (int)(n + 1) * ROW_H;
 	gap = GAP + (dev ? 16 * (device_rows(s, n) - 1) : 0);
 	h = top + LAT_H + (dev ? gap + DEV_H : 0) + BOTTOM;
 	ax = make_axis(span);
 
 	svg_begin(o, h, s, n);
-	fprintf(o, "<text x=\"%d\" y=\"26\" class=\"title\">", LEFT);
-	xml_text(o, title);
-	fputs("</text>\n", o);
-	legend(o, 50, s, n, cdf);
+	title_lines(o, title);
+	legend(o, head, s, n, cdf);
 	if (cdf) {
 		ret = cdf_view(o, top, s, n);
 		fprintf(o, "<text x=\"%d\" y=\"%d\" class=\"xl\">COMMIT "
