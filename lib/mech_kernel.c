@@ -7,8 +7,9 @@
  *
  * Where the kernel offers /sys/class/bdi/BDI/dirty_background_bytes
  * (series v2), the threshold is our target (bandwidth x background_time
- * from our own estimate of the disk), written when it moves by more
- * than 1/8.  Otherwise the threshold is a time the kernel multiplies by
+ * from our own estimate of the disk), or write-behind's least kick where
+ * data arrives at most at half the bandwidth (the policy's knob_bytes),
+ * written when it moves by more than 1/8.  Otherwise the threshold is a time the kernel multiplies by
  * its own bandwidth estimate (v2's dirty_background_time_ms, v1's
  * dirty_background_time); that estimate starts at 100 MB/s and learns
  * only while writeback runs, so on a slower disk the threshold is too
@@ -173,7 +174,7 @@ static int kernel_apply(struct nfswb_mech_dev *d,
 	if (!p)
 		return 0;
 	if (p->kind->bytes) {
-		want = o->target_bytes;
+		want = o->knob_bytes;
 		if (!want || (p->set && !nfswb_policy_knob_change(p->value, want)))
 			return 0;
 	} else {
@@ -186,8 +187,8 @@ static int kernel_apply(struct nfswb_mech_dev *d,
 		d->count[KERNEL_ERRORS]++;
 		return ret;
 	}
-	xlog(L_DEBUG, "bdi %s: %s = %" PRIu64 " (target %" PRIu64 " bytes)",
-	     d->id->bdi, p->kind->name, want, o->target_bytes);
+	xlog(L_DEBUG, "bdi %s: %s = %" PRIu64 " (threshold %" PRIu64 " bytes)",
+	     d->id->bdi, p->kind->name, want, o->knob_bytes);
 	return 0;
 }
 

@@ -207,16 +207,36 @@ bool nfswb_policy_continuous(const struct nfswb_policy_in *in)
 	       decay(m->kicked_bytes);
 }
 
+/* Data clearly slower than the device: where write-behind may begin. */
+static bool may_write_behind(const struct nfswb_policy_in *in)
+{
+	return in->have_write_rate && in->write_rate <= in->bandwidth / 2;
+}
+
 uint64_t nfswb_policy_standby_target(const struct nfswb_policy_in *in,
 				     bool continuous)
 {
 	if (continuous)
 		return 0;
 	/* Where write-behind may begin: its beginning is measured. */
-	if (in->have_write_rate && in->write_rate <= in->bandwidth / 2)
+	if (may_write_behind(in))
 		return continuous_floor(in->background_min) <<
 		       NFSWB_STANDBY_LEAVE_SHIFT;
 	return target_now(in, false);
+}
+
+/*
+ * The kernel's own threshold.  The flusher needs no kick and costs the
+ * daemon nothing, so where data is slow enough to write behind, the
+ * kernel writes behind at once, from the least kick of write-behind,
+ * without the memory of kicks that spares the daemon's own kicking;
+ * else the target (never 0: the kernel's 0 means no threshold).
+ */
+static uint64_t knob_bytes(const struct nfswb_policy_in *in, uint64_t target)
+{
+	if (!target || may_write_behind(in))
+		return continuous_floor(in->background_min);
+	return target;
 }
 
 bool nfswb_policy_standby(uint64_t bound, uint64_t target, bool in_force)
@@ -295,8 +315,9 @@ void nfswb_policy_decide(const struct nfswb_policy_in *in,
 			decay(in->memory.cleaned_bytes), cleaned_by_others(in));
 	out->memory.continuous = continuous;
 	decide_cap(in, target, out);
-	out->knob_ms = nfswb_policy_knob_ms(in->background_time_ms, target,
-					    in->kernel_bw);
+	out->knob_bytes = knob_bytes(in, target);
+	out->knob_ms = nfswb_policy_knob_ms(in->background_time_ms,
+					    out->knob_bytes, in->kernel_bw);
 	out->knob_change = out->knob_ms != in->knob_in_force_ms &&
 			   moved_enough(in->knob_in_force_ms, out->knob_ms);
 }

@@ -23,8 +23,11 @@
  *            dirty threshold (the kernel refuses a larger max_bytes); a
  *            change is reported when no cap is in force or it moves by
  *            more than 1/8.
- *   knob   = target / the kernel's bandwidth estimate, see below; a
- *            change is reported when it moves by more than 1/8.
+ *   knob   = the kernel's threshold in bytes: the target, or floor >>
+ *            NFSWB_CONTINUOUS_FLOOR_SHIFT where the data arrives at most
+ *            at half the bandwidth (the kernel writes behind itself);
+ *            as a time, that / the kernel's bandwidth estimate, see
+ *            below; a change is reported when it moves by more than 1/8.
  *
  * All arithmetic is 64-bit and saturates; doc/design.md gives the reasons.
  */
@@ -117,7 +120,8 @@ struct nfswb_policy_out {
 	uint64_t cap_bytes;	/* desired cap, 0: none */
 	bool cap_change;	/* cap_bytes differs enough from cap_in_force */
 	bool cap_clamped;	/* cap_bytes is the global dirty threshold */
-	uint64_t knob_ms;	/* kernel mode's dirty_background_time */
+	uint64_t knob_bytes;	/* kernel mode's dirty_background_bytes */
+	uint64_t knob_ms;	/* its dirty_background_time(_ms) */
 	bool knob_change;	/* knob_ms differs enough from knob_in_force_ms */
 	/*
 	 * The device stands by (nfswb_policy_standby, set by the step):

@@ -72,7 +72,8 @@ static void read_knob(char *buf, size_t len)
 static int attach(struct nfswb_mech_dev *d, struct nfswb_device_id *id,
 		  struct nfswb_restore *r, unsigned int ms)
 {
-	struct nfswb_policy_out o = { .target_bytes = (uint64_t)ms * scale };
+	struct nfswb_policy_out o = { .target_bytes = (uint64_t)ms * scale,
+				      .knob_bytes = (uint64_t)ms * scale };
 	char why[256];
 
 	t_mech_dev_init(d, id, r, "", fs.bdi);

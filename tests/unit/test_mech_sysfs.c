@@ -250,6 +250,21 @@ static void test_kernel_bytes(void)
 	T_CHECK(!strcmp(get(time_ms), "0") &&
 		!strcmp(get("sys/class/bdi/" BDI "/dirty_background_time"), "0"),
 		"a time knob was written beside the bytes knob");
+	/* Data at a quarter of the bandwidth: the kernel writes behind. */
+	{
+		struct nfswb_policy_in in = {
+			.interval_ms = 100, .bandwidth = 16 * MiB,
+			.write_rate = 4 * MiB, .have_write_rate = true,
+			.background_time_ms = d.opts.background_time_ms,
+		};
+		struct nfswb_policy_out o;
+
+		nfswb_mech_kernel.observe(&d, &in);
+		nfswb_policy_decide(&in, &o);
+		T_CHECK(nfswb_mech_kernel.apply(&d, &o) == 0 &&
+			!strcmp(get(knob), "1048576"),
+			"bytes knob writing behind: %s", get(knob));
+	}
 
 	nfswb_mech_kernel.detach(&d);
 	T_CHECK(!strcmp(get(knob), "0"), "restored to 0: %s", get(knob));

@@ -544,6 +544,66 @@ static void test_continuous(void)
 }
 
 /*
+ * The kernel knob's threshold: the target, or write-behind's least kick
+ * (an eighth of the floor) wherever the data comes at most at half the
+ * bandwidth, whatever the memory of kicks; the time knob is that over
+ * the kernel's estimate.  A 16 MiB/s device, background_time 1 s.
+ */
+static const struct knob_bytes_case {
+	const char *name;
+	bool have_rate;
+	uint64_t rate, dirty, bg_min, kernel_bw;
+	bool continuous;	/* the memory says it writes behind */
+	uint64_t want_bytes, want_ms;
+} knob_bytes_cases[] = {
+	{ "rate unknown: the target, 1 s of 16 MiB/s",
+	  false, 0, 0, 0, 0, false, M(16), 1000 },
+	{ "6 of 16, not writing behind yet: the least kick, 1 MiB",
+	  true, M(6), 0, 0, 0, false, M(1), 1000 },
+	{ "6 of 16, writing behind: 1 MiB",
+	  true, M(6), M(2), 0, 0, true, M(1), 1000 },
+	{ "exactly half: 1 MiB", true, M(8), 0, 0, 0, false, M(1), 1000 },
+	/* pace 9 MiB/s x 1 s */
+	{ "9 of 16, above half: the target, 9 MiB",
+	  true, M(9), 0, 0, 0, false, M(9), 1000 },
+	{ "background_min=512K: 64 KiB",
+	  true, M(1), 0, K(512), 0, false, K(64), 1000 },
+	/* 1 MiB over a kernel at 100 MiB/s: 10 ms */
+	{ "the time knob: 1 MiB over the kernel's 100 MiB/s, 10 ms",
+	  true, M(6), 0, 0, M(100), false, M(1), 10 },
+	/* 9 MiB over 100 MiB/s: 90 ms */
+	{ "the time knob: the 9 MiB target over 100 MiB/s, 90 ms",
+	  true, M(9), 0, 0, M(100), false, M(9), 90 },
+};
+
+static void test_knob_bytes(void)
+{
+	for (size_t i = 0; i < sizeof(knob_bytes_cases) /
+			       sizeof(knob_bytes_cases[0]); i++) {
+		const struct knob_bytes_case *c = &knob_bytes_cases[i];
+		const struct nfswb_policy_in in = {
+			.interval_ms = 100,
+			.nfs_dirty_bytes = c->dirty,
+			.bandwidth = M(16),
+			.write_rate = c->rate,
+			.have_write_rate = c->have_rate,
+			.background_time_ms = 1000,
+			.background_min = c->bg_min,
+			.kernel_bw = c->kernel_bw,
+			.memory = { .left_bytes = c->dirty,
+				    .kicked_bytes = c->continuous ? M(4) : 0,
+				    .continuous = c->continuous },
+		};
+		struct nfswb_policy_out o;
+
+		nfswb_policy_decide(&in, &o);
+		T_CHECK(o.knob_bytes == c->want_bytes && o.knob_ms == c->want_ms,
+			"%s: knob %" PRIu64 " bytes, %" PRIu64 " ms", c->name,
+			o.knob_bytes, o.knob_ms);
+	}
+}
+
+/*
  * The standby interval: the time the backlog takes to reach the target
  * at the device's rate, between the sampling interval and 1 s.
  */
@@ -594,6 +654,7 @@ static void test_standby(void)
 int main(void)
 {
 	test_knob();
+	test_knob_bytes();
 	test_pace();
 	test_standby();
 	test_written_bound();
