@@ -510,22 +510,31 @@ static const struct continuous_case {
 	  true, 0, K(1536), { 0, K(1536), 0, true } },
 };
 
+/* The 16 MiB/s device of the write-behind tables: interval 100 ms, 1 s. */
+static struct nfswb_policy_in slow_device(bool have_rate, uint64_t rate,
+					   uint64_t dirty, uint64_t bg_min)
+{
+	return (struct nfswb_policy_in){
+		.interval_ms = 100,
+		.nfs_dirty_bytes = dirty,
+		.bandwidth = M(16),
+		.write_rate = rate,
+		.have_write_rate = have_rate,
+		.background_time_ms = 1000,
+		.background_min = bg_min,
+	};
+}
+
 static void test_continuous(void)
 {
 	for (size_t i = 0; i < sizeof(continuous_cases) /
 			       sizeof(continuous_cases[0]); i++) {
 		const struct continuous_case *c = &continuous_cases[i];
-		const struct nfswb_policy_in in = {
-			.interval_ms = 100,
-			.nfs_dirty_bytes = c->dirty,
-			.bandwidth = M(16),
-			.write_rate = c->rate,
-			.have_write_rate = c->have_rate,
-			.background_time_ms = 1000,
-			.background_min = c->bg_min,
-			.memory = c->mem,
-		};
+		struct nfswb_policy_in in = slow_device(c->have_rate, c->rate,
+							c->dirty, c->bg_min);
 		struct nfswb_policy_out o;
+
+		in.memory = c->mem;
 
 		nfswb_policy_decide(&in, &o);
 		T_CHECK(nfswb_policy_continuous(&in) == c->continuous &&
@@ -581,20 +590,16 @@ static void test_knob_bytes(void)
 	for (size_t i = 0; i < sizeof(knob_bytes_cases) /
 			       sizeof(knob_bytes_cases[0]); i++) {
 		const struct knob_bytes_case *c = &knob_bytes_cases[i];
-		const struct nfswb_policy_in in = {
-			.interval_ms = 100,
-			.nfs_dirty_bytes = c->dirty,
-			.bandwidth = M(16),
-			.write_rate = c->rate,
-			.have_write_rate = c->have_rate,
-			.background_time_ms = 1000,
-			.background_min = c->bg_min,
-			.kernel_bw = c->kernel_bw,
-			.memory = { .left_bytes = c->dirty,
-				    .kicked_bytes = c->continuous ? M(4) : 0,
-				    .continuous = c->continuous },
-		};
+		struct nfswb_policy_in in = slow_device(c->have_rate, c->rate,
+							c->dirty, c->bg_min);
 		struct nfswb_policy_out o;
+
+		in.kernel_bw = c->kernel_bw;
+		in.memory = (struct nfswb_policy_memory){
+			.left_bytes = c->dirty,
+			.kicked_bytes = c->continuous ? M(4) : 0,
+			.continuous = c->continuous,
+		};
 
 		nfswb_policy_decide(&in, &o);
 		T_CHECK(o.knob_bytes == c->want_bytes && o.knob_ms == c->want_ms,
