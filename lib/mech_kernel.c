@@ -6,16 +6,17 @@
  * has the dirty count and acts at the moment data is dirtied.
  *
  * Where the kernel offers /sys/class/bdi/BDI/dirty_background_bytes
- * (series v2), the threshold is our target (bandwidth x background_time
- * from our own estimate of the disk), or write-behind's least kick where
- * data arrives at most at half the bandwidth (the policy's knob_bytes),
- * written when it moves by more than 1/8.  Otherwise the threshold is a time the kernel multiplies by
- * its own bandwidth estimate (v2's dirty_background_time_ms, v1's
+ * (series v2), the threshold is the policy's knob_bytes: our target
+ * (bandwidth x background_time from our own estimate of the disk), or
+ * write-behind's least kick where the data is slow enough to write
+ * behind, written when it moves by more than 1/8.  Otherwise the
+ * threshold is a time the kernel multiplies by its own bandwidth
+ * estimate (v2's dirty_background_time_ms, v1's
  * dirty_background_time); that estimate starts at 100 MB/s and learns
  * only while writeback runs, so on a slower disk the threshold is too
  * high exactly when it matters.  Where the kernel shows its estimate
  * (v1's /sys/class/bdi/BDI/write_bandwidth), this file reports it and
- * the policy turns it into target / estimate (nfswb_policy_knob_ms);
+ * the policy turns it into knob_bytes / estimate (nfswb_policy_knob_ms);
  * elsewhere background_time as is.
  * The daemon reads the device's dirty bytes itself (BdiReclaimable in
  * debugfs), so this mechanism has no dirty_bytes method.

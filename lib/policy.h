@@ -25,7 +25,8 @@
  *            more than 1/8.
  *   knob   = the kernel's threshold in bytes: the target, or floor >>
  *            NFSWB_CONTINUOUS_FLOOR_SHIFT where the data arrives at most
- *            at half the bandwidth (the kernel writes behind itself);
+ *            at half the bandwidth or the device writes behind (target
+ *            0): the kernel then writes behind itself;
  *            as a time, that / the kernel's bandwidth estimate, see
  *            below; a change is reported when it moves by more than 1/8.
  *
