@@ -143,6 +143,10 @@ static int bdi_stats_parse(const char *text, struct nfswb_bdi_stats *st)
 		st->writeback = v << 10;
 	if (!find_keyed_u64(text, "BdiWriteBandwidth", &v))
 		st->write_bandwidth = v << 10;
+	if (!find_keyed_u64(text, "BdiDirtied", &v)) {
+		st->dirtied = v << 10;
+		st->has_dirtied = true;
+	}
 	return st->has_reclaimable ? 0 : -ENOENT;
 }
 
@@ -260,6 +264,24 @@ enum nfswb_dirty_bound_source nfswb_dirty_bound(struct nfswb_dirty_files *df,
 		return NFSWB_BOUND_BDI;
 	}
 	if (nfswb_kfile_keyed_u64(&df->vmstat, "nr_dirty", &v) == 0) {
+		*bytes = v * (uint64_t)sysconf(_SC_PAGESIZE);
+		return NFSWB_BOUND_GLOBAL;
+	}
+	*bytes = 0;
+	return NFSWB_BOUND_NONE;
+}
+
+enum nfswb_dirty_bound_source nfswb_dirtied(struct nfswb_dirty_files *df,
+					    uint64_t *bytes)
+{
+	struct nfswb_bdi_stats st;
+	uint64_t v;
+
+	if (bdi_stats_read_file(&df->bdi_stats, &st) == 0 && st.has_dirtied) {
+		*bytes = st.dirtied;
+		return NFSWB_BOUND_BDI;
+	}
+	if (nfswb_kfile_keyed_u64(&df->vmstat, "nr_dirtied", &v) == 0) {
 		*bytes = v * (uint64_t)sysconf(_SC_PAGESIZE);
 		return NFSWB_BOUND_GLOBAL;
 	}

@@ -30,7 +30,9 @@ struct nfswb_bdi_stats {
 	uint64_t reclaimable;		/* BdiReclaimable, bytes: dirty */
 	uint64_t writeback;		/* BdiWriteback, bytes */
 	uint64_t write_bandwidth;	/* BdiWriteBandwidth, bytes/s */
+	uint64_t dirtied;		/* BdiDirtied, bytes: ever dirtied */
 	bool has_reclaimable;
+	bool has_dirtied;
 };
 
 /**
@@ -112,5 +114,14 @@ void nfswb_dirty_files_close(struct nfswb_dirty_files *df);
  */
 enum nfswb_dirty_bound_source nfswb_dirty_bound(struct nfswb_dirty_files *df,
 						uint64_t *bytes);
+
+/**
+ * nfswb_dirtied - the bytes ever dirtied on the bdi of @df: its
+ * BdiDirtied from debugfs when mounted, else the machine's nr_dirtied
+ * (/proc/vmstat, every device), for the local-writers watch (policy.h).
+ * Returns the source; *@bytes is 0 with NFSWB_BOUND_NONE.
+ */
+enum nfswb_dirty_bound_source nfswb_dirtied(struct nfswb_dirty_files *df,
+					    uint64_t *bytes);
 
 #endif

@@ -60,9 +60,12 @@ static void test_bdi_stats(void)
 		(unsigned long long)st.reclaimable);
 	T_CHECK(st.writeback == 128ull << 10, "writeback");
 	T_CHECK(st.write_bandwidth == 20480ull << 10, "bandwidth");
+	T_CHECK(st.has_dirtied && st.dirtied == 500000ull << 10, "dirtied");
 	nfswb_dirty_files_open(&df, root, "7:0");
 	T_CHECK(nfswb_dirty_bound(&df, &bytes) == NFSWB_BOUND_BDI &&
 		bytes == 8192ull << 10, "bound from debugfs");
+	T_CHECK(nfswb_dirtied(&df, &bytes) == NFSWB_BOUND_BDI &&
+		bytes == 500000ull << 10, "dirtied from debugfs");
 	/* Held open: the same fd reads the text written since. */
 	put("sys/kernel/debug/bdi/7:0/stats",
 	    "BdiWriteback:                0 kB\n"
@@ -70,6 +73,9 @@ static void test_bdi_stats(void)
 	T_CHECK(nfswb_dirty_bound(&df, &bytes) == NFSWB_BOUND_BDI &&
 		bytes == 16ull << 10, "bound read again: %llu",
 		(unsigned long long)bytes);
+	/* No BdiDirtied and no /proc/vmstat under this root yet. */
+	T_CHECK(nfswb_dirtied(&df, &bytes) == NFSWB_BOUND_NONE && !bytes,
+		"no dirtied count");
 	nfswb_dirty_files_close(&df);
 	T_CHECK(!df.bdi_stats.path && !df.vmstat.open, "closed");
 	T_CHECK(!strcmp(nfswb_bdi_stats_path("/x", "8:16", path, sizeof(path)),
@@ -91,7 +97,7 @@ static void test_vmstat(void)
 	/* The longer name first: "nr_dirty" must not take its number. */
 	put("proc/vmstat", "nr_dirty_threshold 262144\n"
 	    "nr_dirty_background_threshold 131072\nnr_dirty 12\n"
-	    "nr_writeback 3\n");
+	    "nr_writeback 3\nnr_dirtied 7\n");
 	snprintf(path, sizeof(path), "%s/proc/vmstat", root);
 	T_CHECK(nfswb_kfile_open(&vm, path) == 0, "open %s", path);
 	T_CHECK(nfswb_kfile_keyed_u64(&vm, "nr_dirty", &v) == 0 && v == 12,
@@ -100,13 +106,15 @@ static void test_vmstat(void)
 		v == 262144, "threshold");
 	T_CHECK(nfswb_kfile_keyed_u64(&vm, "nr_writeback", &v) == 0 && v == 3,
 		"writeback");
-	T_CHECK(nfswb_kfile_keyed_u64(&vm, "nr_dirtied", &v) == -ENOENT,
+	T_CHECK(nfswb_kfile_keyed_u64(&vm, "nr_written", &v) == -ENOENT,
 		"absent");
 	nfswb_kfile_close(&vm);
 	/* Without debugfs the bound is the machine's nr_dirty. */
 	nfswb_dirty_files_open(&df, root, "9:9");
 	T_CHECK(nfswb_dirty_bound(&df, &bytes) == NFSWB_BOUND_GLOBAL &&
 		bytes == 12 * (uint64_t)sysconf(_SC_PAGESIZE), "global bound");
+	T_CHECK(nfswb_dirtied(&df, &bytes) == NFSWB_BOUND_GLOBAL &&
+		bytes == 7 * (uint64_t)sysconf(_SC_PAGESIZE), "global dirtied");
 	/* debugfs mounted since: taken up when the files are reopened. */
 	put("sys/kernel/debug/bdi/9:9/stats", "BdiReclaimable: 4 kB\n");
 	T_CHECK(nfswb_dirty_bound(&df, &bytes) == NFSWB_BOUND_GLOBAL,
