@@ -343,3 +343,33 @@ bool nfswb_policy_knob_change(uint64_t cur, uint64_t want)
 {
 	return moved_enough(cur, want);
 }
+
+enum nfswb_local_verdict nfswb_local_watch_update(struct nfswb_local_watch *w,
+						  uint64_t dirtied,
+						  uint64_t written,
+						  uint64_t now_ms)
+{
+	uint64_t allowed, local;
+
+	if (!w->have_base || dirtied < w->base_dirtied ||
+	    written < w->base_written || now_ms < w->base_ms)
+		goto restart;
+	if (now_ms - w->base_ms < NFSWB_LOCAL_WINDOW_MS)
+		return w->verdict;
+	allowed = nfswb_add_sat(nfswb_mul_sat(written - w->base_written, 2),
+				NFSWB_LOCAL_SLACK_BYTES);
+	local = dirtied - w->base_dirtied;
+	w->local_bytes = local > allowed ? local - allowed : 0;
+	if (w->local_bytes) {
+		w->seen = true;
+		w->seen_ms = now_ms;
+	}
+	w->verdict = w->seen && now_ms - w->seen_ms < NFSWB_LOCAL_QUIET_MS ?
+		     NFSWB_LOCAL_PRESENT : NFSWB_LOCAL_ABSENT;
+restart:
+	w->base_dirtied = dirtied;
+	w->base_written = written;
+	w->base_ms = now_ms;
+	w->have_base = true;
+	return w->verdict;
+}

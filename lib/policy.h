@@ -295,6 +295,58 @@ bool nfswb_written_bound_look(struct nfswb_written_bound *w,
 			      uint64_t now_ms);
 
 /*
+ * Local writers (mode=auto).  The kernel knob is a threshold on all the
+ * device's dirty data, so beside local writers it writes back what stock
+ * lets die in the cache: a build's temp files (the lab's tempfile, 7.3:
+ * 1054 MiB of them to disk against stock's 56 MiB, COMMIT p99 3.7 s).
+ * mode=auto therefore uses such a mechanism only on a device where what
+ * was dirtied on it (BdiDirtied, or the machine's nr_dirtied without
+ * debugfs) stayed within twice what nfsd wrote (io in /proc/net/rpc/nfsd,
+ * all devices) plus NFSWB_LOCAL_SLACK_BYTES over each
+ * NFSWB_LOCAL_WINDOW_MS: twice for metadata and for pages NFS dirties
+ * only in part.  A window with more says local writers are there; the
+ * verdict stays so until NFSWB_LOCAL_QUIET_MS pass without such a
+ * window, so that a nightly build does not flip the mode twice a minute.
+ */
+#define NFSWB_LOCAL_WINDOW_MS	5000
+#define NFSWB_LOCAL_SLACK_BYTES	(16ull << 20)
+#define NFSWB_LOCAL_QUIET_MS	300000
+
+enum nfswb_local_verdict {
+	NFSWB_LOCAL_UNKNOWN,	/* no whole window yet */
+	NFSWB_LOCAL_ABSENT,
+	NFSWB_LOCAL_PRESENT,
+};
+
+struct nfswb_local_watch {
+	uint64_t base_dirtied;	/* the counts at the window's start */
+	uint64_t base_written;
+	uint64_t base_ms;
+	uint64_t local_bytes;	/* the last whole window's, beyond nfsd's */
+	uint64_t seen_ms;	/* when a window last found local writers */
+	bool have_base;
+	bool seen;		/* seen_ms is set */
+	enum nfswb_local_verdict verdict;
+};
+
+/**
+ * nfswb_local_watch_update - feed the counts as of @now_ms.
+ * @w: the watch, zero at first
+ * @dirtied: bytes ever dirtied on the device (or the machine)
+ * @written: nfsd's count of the bytes it wrote; pass 0 where it cannot
+ *           be read: every dirtied byte then counts as local
+ * @now_ms: the clock
+ *
+ * A window closes once NFSWB_LOCAL_WINDOW_MS have passed since its start;
+ * a count that went backwards (nfsd restarted) starts it over.
+ * Return: the verdict, updated when a window closed.
+ */
+enum nfswb_local_verdict nfswb_local_watch_update(struct nfswb_local_watch *w,
+						  uint64_t dirtied,
+						  uint64_t written,
+						  uint64_t now_ms);
+
+/*
  * The kernel knob (kernel mode): its threshold is the kernel's bandwidth
  * estimate x dirty_background_time, and that estimate starts at 100 MB/s
  * and only learns while writeback runs.  Writing target / kernel estimate

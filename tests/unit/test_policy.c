@@ -326,6 +326,59 @@ static void test_written_bound(void)
 }
 
 /*
+ * The local-writers watch: a sequence of (dirtied, nfsd's count, time)
+ * on one state, each with the verdict it must give and the last window's
+ * bytes beyond what nfsd's writes explain (twice them plus 16 MiB).
+ */
+static const struct local_case {
+	const char *name;
+	uint64_t dirtied, written, ms;
+	enum nfswb_local_verdict want;
+	uint64_t local;
+} local_cases[] = {
+	{ "first counts: no window yet", M(1000), M(500), 0,
+	  NFSWB_LOCAL_UNKNOWN, 0 },
+	{ "window not closed", M(1200), M(500), 4999, NFSWB_LOCAL_UNKNOWN, 0 },
+	{ "NFS alone: absent", M(1200), M(600), 5000, NFSWB_LOCAL_ABSENT, 0 },
+	{ "pages NFS half-fills, metadata: within twice", M(1400), M(700),
+	  10000, NFSWB_LOCAL_ABSENT, 0 },
+	{ "an idle device with a little local: within the slack", M(1416),
+	  M(700), 15000, NFSWB_LOCAL_ABSENT, 0 },
+	{ "temp files beside NFS: present", M(1616), M(750), 20000,
+	  NFSWB_LOCAL_PRESENT, M(84) },
+	{ "quiet again, not for long enough", M(1620), M(760), 25000,
+	  NFSWB_LOCAL_PRESENT, 0 },
+	{ "nfsd restarted: the window starts over", M(1630), M(1), 26000,
+	  NFSWB_LOCAL_PRESENT, 0 },
+	{ "quiet, 5 s short of 5 min", M(1640), M(6), 15000 + 300000,
+	  NFSWB_LOCAL_PRESENT, 0 },
+	{ "a window not closed changes nothing", M(1645), M(6), 19999 + 300000,
+	  NFSWB_LOCAL_PRESENT, 0 },
+	{ "quiet for 5 min: absent", M(1650), M(11), 20000 + 300000,
+	  NFSWB_LOCAL_ABSENT, 0 },
+	{ "no nfsd count (0): all of it local", M(1700), 0, 400000,
+	  NFSWB_LOCAL_ABSENT, 0 },
+	{ "and it is", M(1800), 0, 405000, NFSWB_LOCAL_PRESENT, M(84) },
+};
+
+static void test_local_watch(void)
+{
+	struct nfswb_local_watch w = { 0 };
+
+	for (size_t i = 0; i < sizeof(local_cases) /
+			       sizeof(local_cases[0]); i++) {
+		const struct local_case *c = &local_cases[i];
+		enum nfswb_local_verdict v;
+
+		v = nfswb_local_watch_update(&w, c->dirtied, c->written,
+					     c->ms);
+		T_CHECK(v == c->want && w.local_bytes == c->local,
+			"%s: verdict %d, local %" PRIu64, c->name, (int)v,
+			w.local_bytes);
+	}
+}
+
+/*
  * The pace: what the device wrote lately sizes the target when that is
  * less than the bandwidth, and "limited" says that data above the
  * target waits for in-flight room (only then may bursts teach the
@@ -663,6 +716,7 @@ int main(void)
 	test_pace();
 	test_standby();
 	test_written_bound();
+	test_local_watch();
 	test_floor();
 	test_continuous();
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
