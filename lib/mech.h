@@ -52,7 +52,8 @@ struct nfswb_mech_dev {
 
 /*
  * A primary mechanism does the early writeback, one per device; mode=auto
- * takes the first primary in the registry this kernel has.  An overlay
+ * takes the first primary in the registry this kernel has (one acting on
+ * the whole device only while no local writers are found).  An overlay
  * runs beside the primary when the options want it (limit with
  * commit_target); mode=NAME selects either kind alone.
  */
@@ -65,6 +66,13 @@ struct nfswb_mech {
 	const char *name;
 	enum nfswb_mech_role role;
 	enum nfswb_mode mode;		/* mode=NAME */
+	/*
+	 * It acts on all the data dirtied on the device, NFS's or not (the
+	 * kernel knob): mode=auto then prefers it only where no local
+	 * writers dirty the device (policy.h's local watch), and uses the
+	 * next primary meanwhile.
+	 */
+	bool whole_device;
 	/* Overlays: do these options ask for it, and which one does. */
 	bool (*wanted)(const struct nfswb_export_opts *o);
 	const char *wanted_by;

@@ -212,6 +212,7 @@ const struct nfswb_mech nfswb_mech_kernel = {
 	.name = "kernel",
 	.role = NFSWB_MECH_PRIMARY,
 	.mode = NFSWB_MODE_KERNEL,
+	.whole_device = true,
 	.counter_names = kernel_counters,
 	.probe = kernel_probe,
 	.attach = kernel_attach,

@@ -64,8 +64,15 @@ static void dev_attach(struct nfswbd_table *t, struct nfswbd_dev *d,
 		       slot->mech->role == NFSWB_MECH_PRIMARY &&
 		       d->opts.mode == NFSWB_MODE_AUTO) {
 			failed = slot->mech;
-			slot->mech = nfswb_mech_next_primary(failed, sysroot,
-							     why, sizeof(why));
+			/* No choice left: the one it began with failed. */
+			if (failed == d->auto_narrow)
+				slot->mech = d->auto_whole;
+			else if (failed == d->auto_whole)
+				slot->mech = d->auto_narrow;
+			else
+				slot->mech = nfswb_mech_next_primary(failed,
+						sysroot, why, sizeof(why));
+			d->auto_whole = d->auto_narrow = NULL;
 			if (!slot->mech) {
 				slot->mech = failed;
 				break;
@@ -79,6 +86,37 @@ static void dev_attach(struct nfswbd_table *t, struct nfswbd_dev *d,
 			slot_init(slot, slot->mech, t, d, sysroot);
 		}
 	}
+}
+
+/**
+ * nfswbd_dev_switch_primary - mode=auto's local watch hands device @d
+ * over to the primary @m: the one in force is detached (which restores
+ * what it changed), then @m attached.
+ * @t: @d's table
+ * @sysroot: "" on a live system
+ *
+ * Return: true when @m attached; else the old one is attached again.
+ */
+bool nfswbd_dev_switch_primary(struct nfswbd_table *t, struct nfswbd_dev *d,
+			       const struct nfswb_mech *m, const char *sysroot)
+{
+	struct nfswbd_mech_slot *slot = &d->mechs[0];
+	const struct nfswb_mech *old = slot->mech;
+
+	if (slot->attached) {
+		old->detach(&slot->md);
+		slot->attached = false;
+	}
+	/* Files mode's bound starts from its own first look. */
+	memset(&d->written, 0, sizeof(d->written));
+	slot_init(slot, m, t, d, sysroot);
+	if (slot_attach(slot, d)) {
+		d->effective = m->mode;
+		return true;
+	}
+	slot_init(slot, old, t, d, sysroot);
+	slot_attach(slot, d);
+	return false;
 }
 
 /**
@@ -137,7 +175,10 @@ static bool same_setup(const struct nfswbd_dev *a, const struct nfswbd_dev *b)
 	if (a->nmechs != b->nmechs || a->nexports != b->nexports ||
 	    !nfswb_export_opts_equal(&a->opts, &b->opts))
 		return false;
-	for (unsigned int k = 0; k < a->nmechs; k++)
+	/* Where the local watch chooses the primary, the choices must match. */
+	if (a->auto_whole != b->auto_whole || a->auto_narrow != b->auto_narrow)
+		return false;
+	for (unsigned int k = a->auto_whole ? 1 : 0; k < a->nmechs; k++)
 		if (a->mechs[k].mech != b->mechs[k].mech)
 			return false;
 	for (size_t i = 0; i < a->nexports; i++)
@@ -179,6 +220,8 @@ void nfswbd_table_switch(struct nfswbd_table *cur, struct nfswbd_table *next,
 				continue;
 			d->effective = o->effective;
 			memcpy(d->mode_why, o->mode_why, sizeof(d->mode_why));
+			d->local = o->local;
+			d->local_source = o->local_source;
 			for (unsigned int k = 0; k < o->nmechs; k++) {
 				d->mechs[k] = o->mechs[k];
 				d->mechs[k].md.id = &d->id;

@@ -63,6 +63,33 @@ static void dev_select(struct nfswbd_dev *d, const struct nfswb_mech *m)
 }
 
 /*
+ * mode=auto found @whole, a mechanism acting on all the device's dirty
+ * data: begin with the next primary that acts on NFS's alone, and let
+ * the local watch (tick.c) move to @whole once a window shows no local
+ * writers.  Returns the one to begin with.
+ */
+static const struct nfswb_mech *auto_start(const char *sysroot,
+					   struct nfswbd_dev *d,
+					   const struct nfswb_mech *whole)
+{
+	const struct nfswb_mech *narrow = whole;
+	char why[400];
+
+	do
+		narrow = nfswb_mech_next_primary(narrow, sysroot, why,
+						 sizeof(why));
+	while (narrow && narrow->whole_device);
+	if (!narrow)
+		return whole;
+	d->auto_whole = whole;
+	d->auto_narrow = narrow;
+	snprintf(d->mode_why, sizeof(d->mode_why),
+		 "%s mode until %d s show no local writers dirtying the device (%s mode would write their data back too)",
+		 narrow->name, NFSWB_LOCAL_WINDOW_MS / 1000, whole->name);
+	return narrow;
+}
+
+/*
  * Turn the configured mode into mechanisms this kernel has, from the
  * registry (lib/mech.c).  Only auto falls back; a mode asked for by name
  * that cannot work is an error, as the admin would otherwise believe it
@@ -79,6 +106,8 @@ static void dev_resolve_mode(const char *sysroot, struct nfswbd_dev *d,
 	d->nmechs = 0;
 	d->effective = NFSWB_MODE_OFF;
 	d->mode_why[0] = '\0';
+	d->auto_whole = d->auto_narrow = NULL;
+	memset(&d->local, 0, sizeof(d->local));
 
 	if (mode == NFSWB_MODE_OFF) {
 		snprintf(d->mode_why, sizeof(d->mode_why), "mode=off");
@@ -87,6 +116,8 @@ static void dev_resolve_mode(const char *sysroot, struct nfswbd_dev *d,
 	if (mode == NFSWB_MODE_AUTO) {
 		m = nfswb_mech_next_primary(NULL, sysroot, why, sizeof(why));
 		snprintf(d->mode_why, sizeof(d->mode_why), "%s", why);
+		if (m && m->whole_device)
+			m = auto_start(sysroot, d, m);
 		if (m)
 			dev_select(d, m);
 	} else {

@@ -130,6 +130,15 @@ struct nfswbd_dev {
 	char mode_why[512];
 	struct nfswbd_mech_slot mechs[NFSWB_MECH_MAX_PER_DEV];
 	unsigned int nmechs;
+	/*
+	 * mode=auto where the first primary acts on the whole device: it
+	 * (auto_whole) while the local watch finds no local writers, the
+	 * next primary (auto_narrow) otherwise.  NULL: no such choice.
+	 */
+	const struct nfswb_mech *auto_whole;
+	const struct nfswb_mech *auto_narrow;
+	struct nfswb_local_watch local;
+	enum nfswb_dirty_bound_source local_source;
 
 	struct nfswb_estimator est;
 	bool stat_ok;				/* last stat read worked */
@@ -214,6 +223,8 @@ int nfswbd_table_attach(struct nfswbd_table *t, const char *sysroot,
 void nfswbd_table_switch(struct nfswbd_table *cur, struct nfswbd_table *next,
 			 const char *sysroot);
 void nfswbd_table_detach(struct nfswbd_table *t);
+bool nfswbd_dev_switch_primary(struct nfswbd_table *t, struct nfswbd_dev *d,
+			       const struct nfswb_mech *m, const char *sysroot);
 void nfswbd_mech_readable(struct nfswbd_table *t, int fd);
 void nfswbd_table_drop(struct nfswbd_table *t, size_t i);
 

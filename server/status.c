@@ -95,6 +95,30 @@ static void write_owners(struct nfswb_json *j, const struct nfswbd_dev *d)
 	nfswb_json_obj_end(j);
 }
 
+/* mode=auto's choice between the whole device and NFS's data alone. */
+static void write_local_watch(struct nfswb_json *j,
+			      const struct nfswbd_dev *d)
+{
+	const struct nfswb_local_watch *w = &d->local;
+	static const char *const verdicts[] = {
+		[NFSWB_LOCAL_UNKNOWN] = "unknown",
+		[NFSWB_LOCAL_ABSENT] = "absent",
+		[NFSWB_LOCAL_PRESENT] = "present",
+	};
+
+	nfswb_json_obj_begin(j, "local_writers");
+	nfswb_json_str(j, "verdict", verdicts[w->verdict]);
+	nfswb_json_str(j, "source", w->have_base ?
+		       nfswbd_dirty_source_name(d->local_source ==
+						NFSWB_BOUND_BDI ?
+						NFSWBD_DIRTY_DEBUGFS :
+						NFSWBD_DIRTY_VMSTAT) : "none");
+	nfswb_json_u64(j, "last_window_bytes", w->local_bytes);
+	nfswb_json_str(j, "whole_device_mode", d->auto_whole->name);
+	nfswb_json_str(j, "nfs_only_mode", d->auto_narrow->name);
+	nfswb_json_obj_end(j);
+}
+
 static void write_device(struct nfswb_json *j, const struct nfswbd_dev *d)
 {
 	const struct nfswb_estimator *e = &d->est;
@@ -118,6 +142,8 @@ static void write_device(struct nfswb_json *j, const struct nfswbd_dev *d)
 		if (d->mechs[i].attached)
 			nfswb_json_str(j, NULL, d->mechs[i].mech->name);
 	nfswb_json_arr_end(j);
+	if (d->auto_whole)
+		write_local_watch(j, d);
 
 	nfswb_json_u64(j, "background_time_ms", d->opts.background_time_ms);
 	nfswb_json_u64(j, "background_min_bytes", d->opts.background_min);

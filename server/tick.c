@@ -163,6 +163,73 @@ void nfswbd_dev_sampling_close(struct nfswbd_dev *d)
 	d->sampling_open = false;
 }
 
+static const char *local_source_name(enum nfswb_dirty_bound_source src)
+{
+	return src == NFSWB_BOUND_BDI ? "the device's BdiDirtied" :
+	       "the machine's nr_dirtied";
+}
+
+/*
+ * mode=auto between a mechanism acting on the whole device and one acting
+ * on NFS's data alone (devtable.c's auto_start): once a window, compare
+ * what was dirtied on the device with what nfsd wrote (policy.h's local
+ * watch), and move to the one the verdict asks for.  A dry run only says
+ * which it would use.
+ */
+static void auto_choose(const struct nfswbd_settings *s,
+			struct nfswbd_table *t, struct nfswbd_dev *d,
+			uint64_t now_ms)
+{
+	const struct nfswb_mech *want, *cur = d->mechs[0].mech;
+	struct nfswb_local_watch *w = &d->local;
+	enum nfswb_dirty_bound_source src;
+	enum nfswb_local_verdict v;
+	uint64_t dirtied, written;
+	char local[32];
+
+	if (!d->auto_whole || (w->have_base && now_ms >= w->base_ms &&
+			       now_ms - w->base_ms < NFSWB_LOCAL_WINDOW_MS))
+		return;
+	src = nfswb_dirtied(&d->dirty_files, &dirtied);
+	if (src == NFSWB_BOUND_NONE)
+		return;		/* cannot tell: keeps what it has */
+	d->local_source = src;
+	/* No count of nfsd's (NFS-Ganesha): every dirtied byte is local. */
+	if (!nfsd_written(s->sysroot, t, now_ms, &written))
+		written = 0;
+	v = nfswb_local_watch_update(w, dirtied, written, now_ms);
+	if (v == NFSWB_LOCAL_UNKNOWN)
+		return;
+	want = v == NFSWB_LOCAL_ABSENT ? d->auto_whole : d->auto_narrow;
+	if (want == cur)
+		return;
+	nfswb_format_size(w->local_bytes, local, sizeof(local));
+	if (v == NFSWB_LOCAL_PRESENT)
+		snprintf(d->mode_why, sizeof(d->mode_why),
+			 "%s mode: local writers dirtied %s beyond what nfsd wrote in %d s (%s); %s mode would write their data back too; %d s without them moves back",
+			 want->name, local, NFSWB_LOCAL_WINDOW_MS / 1000,
+			 local_source_name(src), cur->name,
+			 NFSWB_LOCAL_QUIET_MS / 1000);
+	else
+		snprintf(d->mode_why, sizeof(d->mode_why),
+			 "%s mode: no local writers dirtied the device (%s against nfsd's writes, every %d s)",
+			 want->name, local_source_name(src),
+			 NFSWB_LOCAL_WINDOW_MS / 1000);
+	xlog(L_NOTICE, "bdi %s (%s): %s", d->id.bdi, d->id.blockdev,
+	     d->mode_why);
+	if (s->dry_run) {
+		d->mechs[0].mech = want;
+		d->effective = want->mode;
+		return;
+	}
+	if (!nfswbd_dev_switch_primary(t, d, want, s->sysroot)) {
+		/* Stay with what attached; try again after the next window. */
+		snprintf(d->mode_why, sizeof(d->mode_why),
+			 "%s mode: the %s mechanism failed to attach",
+			 cur->name, want->name);
+	}
+}
+
 /*
  * One interval of one device: read what the step needs, let the step
  * decide (lib/step.c, the same function the simulation runs), hand the
@@ -186,6 +253,8 @@ static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 	if (!in.decide && d->sample_ms < NFSWB_STANDBY_MAX_INTERVAL_MS)
 		d->sample_ms = NFSWB_STANDBY_MAX_INTERVAL_MS;
 	sampling_open(s->sysroot, d);
+	if (in.decide)
+		auto_choose(s, t, d, now_ms);
 	ret = nfswb_blkstat_read_file(&d->stat_file, &st);
 	if (!ret) {
 		in.stat = &st;

@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# mode=auto on a kernel with the per-bdi knob (a fake one under
+# --sysroot): the knob acts on everything dirtied on the device, so the
+# daemon begins in files mode, moves to kernel mode once a 5 s window
+# shows nothing dirtied beyond what nfsd wrote (BdiDirtied against the
+# io line of /proc/net/rpc/nfsd), and back to files mode when local
+# writers dirty the device.  A dry run: the choice is reported, not made.
+. "${srcdir:-.}/daemon/daemon-lib.sh"
+
+[ "$(id -u)" -eq 0 ] || skip "needs root (files mode's fanotify probe)"
+root="$WORK/root"
+fake_sysroot "$root"
+echo 0 > "$root/sys/class/bdi/$majmin/dirty_background_bytes"
+mkdir -p "$root/proc/net/rpc"
+# The daemon holds both files open and preads them: each is rewritten in
+# place, one write(2) of a fixed width, so that a read sees all or none.
+stats() {	# BdiDirtied in kB, nfsd's written bytes
+	printf 'BdiWriteback: 0 kB\nBdiReclaimable: 0 kB\nBdiDirtied: %12s kB\n' \
+		"$1" | dd of="$root/sys/kernel/debug/bdi/$majmin/stats" \
+		conv=notrunc status=none
+	printf 'rc 0 0 0\nio 0 %14s\nth 8 0\n' "$2" |
+		dd of="$root/proc/net/rpc/nfsd" conv=notrunc status=none
+}
+stats 1000000 5000000
+
+conf="$WORK/a.exports"
+echo "$WORK/export1  (background_time=1s)" > "$conf"
+"$NFSWBD" --check-config --sysroot "$root" -c "$conf" --nfs-conf "$NFS_CONF" \
+	>"$WORK/out" 2>"$WORK/err" || fail "--check-config: $(cat "$WORK/err")"
+grep -q "mode=auto effective=files" "$WORK/out" ||
+	fail "auto does not begin in files mode beside the knob: $(cat "$WORK/out")"
+
+st="$WORK/state/status.json"
+"$NFSWBD" -F --dry-run --sysroot "$root" -c "$conf" --nfs-conf "$NFS_CONF" \
+	--state-dir "$WORK/state" 2>"$WORK/err" &
+PIDS=$!
+is() {
+	[ "$(json_get "$st" '[.devices[0].effective_mode, .devices[0].local_writers.verdict] | @tsv')" = "$1	$2" ]
+}
+wait_for 4 is files unknown ||
+	fail "not files mode, verdict unknown, at first: $(cat "$st" "$WORK/err")"
+wait_for 9 is kernel absent ||
+	fail "no move to kernel mode after a quiet window: $(jq -c .devices[0] "$st") $(cat "$WORK/err")"
+grep -q "kernel mode: no local writers" "$WORK/err" ||
+	fail "the move is not logged: $(cat "$WORK/err")"
+
+# 200 MiB dirtied while nfsd wrote 10: 164 MiB beyond twice nfsd's
+# writes and the 16 MiB slack.
+stats $((1000000 + 204800)) $((5000000 + 10 * 1048576))
+wait_for 9 is files present ||
+	fail "no move back to files mode beside local writers: $(jq -c .devices[0] "$st")"
+[ "$(json_get "$st" .devices[0].local_writers.last_window_bytes)" = $((164 * 1048576)) ] ||
+	fail "last_window_bytes: $(json_get "$st" .devices[0].local_writers)"
+[ "$(json_get "$st" .devices[0].local_writers.source)" = debugfs-bdi ] ||
+	fail "source: $(json_get "$st" .devices[0].local_writers)"
+grep -q "files mode: local writers dirtied 164.* beyond what nfsd wrote" "$WORK/err" ||
+	fail "the move back is not logged: $(cat "$WORK/err")"
+kill -0 $PIDS || fail "nfswbd died: $(cat "$WORK/err")"
+exit 0
