@@ -90,7 +90,7 @@ static void family_begin(FILE *f, const struct family *m, bool om)
 
 enum dev_value {
 	V_INFO, V_EFFECTIVE, V_BANDWIDTH, V_LEARNED, V_TARGET, V_DIRTY,
-	V_INFLIGHT, V_CAP, V_KICKS, V_KICKED, V_ERRORS, V_COUNT
+	V_INFLIGHT, V_CAP, V_LOCAL, V_KICKS, V_KICKED, V_ERRORS, V_COUNT
 };
 
 static const struct family dev_families[V_COUNT] = {
@@ -113,6 +113,10 @@ static const struct family dev_families[V_COUNT] = {
 		"Bytes kicked and not yet written back", "bytes" },
 	[V_CAP] = { "nfswb_cap_bytes", "gauge",
 		"Dirty limit set on the device (0: none)", "bytes" },
+	[V_LOCAL] = { "nfswb_local_writer_bytes", "gauge",
+		"Bytes dirtied on the device beyond what nfsd's writes "
+		"explain, last 5 s window (mode=auto keeps kernel mode off "
+		"while there are any; 0 where it does not look)", "bytes" },
 	[V_KICKS] = { "nfswb_kicks", "counter",
 		"Writeback kicks issued", NULL },
 	[V_KICKED] = { "nfswb_kicked_bytes", "counter",
@@ -140,6 +144,8 @@ static uint64_t dev_value(const struct nfswbd_dev *d, enum dev_value v)
 		return nfswbd_dev_counter(d, "inflight_bytes");
 	case V_CAP:
 		return nfswbd_dev_counter(d, "cap_bytes");
+	case V_LOCAL:
+		return d->auto_whole ? d->local.local_bytes : 0;
 	case V_KICKS:
 		return nfswbd_dev_counter(d, "kicks");
 	case V_KICKED:

@@ -5,7 +5,8 @@
 # daemon begins in files mode, moves to kernel mode once a 5 s window
 # shows nothing dirtied beyond what nfsd wrote (BdiDirtied against the
 # io line of /proc/net/rpc/nfsd), and back to files mode when local
-# writers dirty the device.  A dry run: the choice is reported, not made.
+# writers dirty the device (status.json, the log, the metric).  A dry run:
+# the choice is reported, not made.
 . "${srcdir:-.}/daemon/daemon-lib.sh"
 
 [ "$(id -u)" -eq 0 ] || skip "needs root (files mode's fanotify probe)"
@@ -32,6 +33,7 @@ grep -q "mode=auto effective=files" "$WORK/out" ||
 	fail "auto does not begin in files mode beside the knob: $(cat "$WORK/out")"
 
 st="$WORK/state/status.json"
+printf '[nfswbd]\nmetrics-file = %s\n' "$WORK/nfswb.prom" > "$NFS_CONF"
 "$NFSWBD" -F --dry-run --sysroot "$root" -c "$conf" --nfs-conf "$NFS_CONF" \
 	--state-dir "$WORK/state" 2>"$WORK/err" &
 PIDS=$!
@@ -54,6 +56,9 @@ wait_for 9 is files present ||
 	fail "last_window_bytes: $(json_get "$st" .devices[0].local_writers)"
 [ "$(json_get "$st" .devices[0].local_writers.source)" = debugfs-bdi ] ||
 	fail "source: $(json_get "$st" .devices[0].local_writers)"
+metric="nfswb_local_writer_bytes{bdi=\"$majmin\"} $((164 * 1048576))"
+wait_for 3 grep -qxF "$metric" "$WORK/nfswb.prom" ||
+	fail "no '$metric' in the metrics: $(grep local_writer "$WORK/nfswb.prom")"
 grep -q "files mode: local writers dirtied 164.* beyond what nfsd wrote" "$WORK/err" ||
 	fail "the move back is not logged: $(cat "$WORK/err")"
 kill -0 $PIDS || fail "nfswbd died: $(cat "$WORK/err")"
