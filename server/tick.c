@@ -182,8 +182,8 @@ static void auto_choose(const struct nfswbd_settings *s,
 {
 	const struct nfswb_mech *want, *cur = d->mechs[0].mech;
 	struct nfswb_local_watch *w = &d->local;
+	enum nfswb_local_verdict v, before = w->verdict;
 	enum nfswb_dirty_bound_source src;
-	enum nfswb_local_verdict v;
 	uint64_t dirtied, written;
 	char local[32];
 
@@ -198,17 +198,16 @@ static void auto_choose(const struct nfswbd_settings *s,
 	if (!nfsd_written(s->sysroot, t, now_ms, &written))
 		written = 0;
 	v = nfswb_local_watch_update(w, dirtied, written, now_ms);
-	if (v == NFSWB_LOCAL_UNKNOWN)
-		return;
 	want = v == NFSWB_LOCAL_ABSENT ? d->auto_whole : d->auto_narrow;
-	if (want == cur)
+	/* Say what the verdict is once it changes, whether or not it moves. */
+	if (v == NFSWB_LOCAL_UNKNOWN || (v == before && want == cur))
 		return;
 	nfswb_format_size(w->local_bytes, local, sizeof(local));
 	if (v == NFSWB_LOCAL_PRESENT)
 		snprintf(d->mode_why, sizeof(d->mode_why),
-			 "%s mode: local writers dirtied %s beyond what nfsd wrote in %d s (%s); %s mode would write their data back too; %d s without them moves back",
+			 "%s mode: local writers dirtied %s beyond what nfsd wrote in %d s (%s); %s mode would write their data back too; %d s without them moves to it",
 			 want->name, local, NFSWB_LOCAL_WINDOW_MS / 1000,
-			 local_source_name(src), cur->name,
+			 local_source_name(src), d->auto_whole->name,
 			 NFSWB_LOCAL_QUIET_MS / 1000);
 	else
 		snprintf(d->mode_why, sizeof(d->mode_why),
@@ -217,6 +216,8 @@ static void auto_choose(const struct nfswbd_settings *s,
 			 NFSWB_LOCAL_WINDOW_MS / 1000);
 	xlog(L_NOTICE, "bdi %s (%s): %s", d->id.bdi, d->id.blockdev,
 	     d->mode_why);
+	if (want == cur)
+		return;
 	if (s->dry_run) {
 		d->mechs[0].mech = want;
 		d->effective = want->mode;

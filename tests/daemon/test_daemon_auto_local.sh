@@ -5,8 +5,9 @@
 # daemon begins in files mode, moves to kernel mode once a 5 s window
 # shows nothing dirtied beyond what nfsd wrote (BdiDirtied against the
 # io line of /proc/net/rpc/nfsd), and back to files mode when local
-# writers dirty the device (status.json, the log, the metric).  A dry run:
-# the choice is reported, not made.
+# writers dirty the device (status.json, the log, the metric); beside
+# local writers from the start it stays in files mode and says why.  A
+# dry run: the choice is reported, not made.
 . "${srcdir:-.}/daemon/daemon-lib.sh"
 
 [ "$(id -u)" -eq 0 ] || skip "needs root (files mode's fanotify probe)"
@@ -34,14 +35,32 @@ grep -q "mode=auto effective=files" "$WORK/out" ||
 
 st="$WORK/state/status.json"
 printf '[nfswbd]\nmetrics-file = %s\n' "$WORK/nfswb.prom" > "$NFS_CONF"
-"$NFSWBD" -F --dry-run --sysroot "$root" -c "$conf" --nfs-conf "$NFS_CONF" \
-	--state-dir "$WORK/state" 2>"$WORK/err" &
-PIDS=$!
+start() {
+	"$NFSWBD" -F --dry-run --sysroot "$root" -c "$conf" --nfs-conf "$NFS_CONF" \
+		--state-dir "$WORK/state" 2>"$WORK/err" &
+	PIDS=$!
+}
 is() {
 	[ "$(json_get "$st" '[.devices[0].effective_mode, .devices[0].local_writers.verdict] | @tsv')" = "$1	$2" ]
 }
+
+# 1. Local writers from the first window on: files mode stays, and says why.
+start
 wait_for 4 is files unknown ||
 	fail "not files mode, verdict unknown, at first: $(cat "$st" "$WORK/err")"
+stats 1100000 5000000
+wait_for 9 is files present ||
+	fail "no verdict beside local writers: $(jq -c .devices[0] "$st")"
+json_get "$st" .devices[0].mode_reason | grep -q "^files mode: local writers dirtied" ||
+	fail "mode_reason: $(json_get "$st" .devices[0].mode_reason)"
+grep -q "files mode: local writers dirtied" "$WORK/err" ||
+	fail "the verdict is not logged: $(cat "$WORK/err")"
+stop_daemon "$PIDS" || fail "SIGTERM: exit $?"
+
+# 2. A quiet window: kernel mode; then local writers: files mode again.
+start
+wait_for 4 is files unknown ||
+	fail "not files mode, verdict unknown, after a restart: $(cat "$st" "$WORK/err")"
 wait_for 9 is kernel absent ||
 	fail "no move to kernel mode after a quiet window: $(jq -c .devices[0] "$st") $(cat "$WORK/err")"
 grep -q "kernel mode: no local writers" "$WORK/err" ||
@@ -49,7 +68,7 @@ grep -q "kernel mode: no local writers" "$WORK/err" ||
 
 # 200 MiB dirtied while nfsd wrote 10: 164 MiB beyond twice nfsd's
 # writes and the 16 MiB slack.
-stats $((1000000 + 204800)) $((5000000 + 10 * 1048576))
+stats $((1100000 + 204800)) $((5000000 + 10 * 1048576))
 wait_for 9 is files present ||
 	fail "no move back to files mode beside local writers: $(jq -c .devices[0] "$st")"
 [ "$(json_get "$st" .devices[0].local_writers.last_window_bytes)" = $((164 * 1048576)) ] ||
