@@ -19,9 +19,11 @@ sc_env() {
 	echo "LAB_READ_MB=$(($(to_bytes "${P[read_size]}") >> 20))"
 }
 
-# On the server, before the load: the reader's file, on the disk and
-# out of every cache.
-sc_server() {
+# On the server, before the tuning and the daemon: the reader's file,
+# on the disk and out of every cache, as on a server that has held it a
+# while (a daemon started before it would see its layout as a local
+# writer, and mode=auto would keep kernel mode off for 5 minutes).
+sc_prepare() {
 	mkdir -p $EXPORT/neighbour
 	dd if=/dev/urandom of=$EXPORT/neighbour/read.dat bs=1M \
 		count="$LAB_READ_MB" conv=fsync status=none ||

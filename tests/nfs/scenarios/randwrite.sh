@@ -11,6 +11,9 @@
 #                reaches the guest as P_NAME, as given
 #   sc_client    guest: the load, run on the client over the mount
 #                (lab-init's fio_job NAME runs fio job sections)
+#   sc_prepare   guest, optional: on the server before the tuning is
+#                applied (and nfswbd started): data the load finds there,
+#                as on a server that has held it a while
 #   sc_server    guest, optional: on the server before the load
 #   sc_server_end  guest, optional: on the server after the load
 # Analysis: lab-analyze reads fio.json (and nfswb-load's load.json) for
