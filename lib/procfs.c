@@ -163,18 +163,6 @@ int nfswb_bdi_stats_read(const char *sysroot, const char *bdi,
 	return ret < 0 ? ret : bdi_stats_parse(text, st);
 }
 
-/* nfswb_bdi_stats_read() from the stats file held open. */
-static int bdi_stats_read_file(struct nfswb_kfile *f,
-			       struct nfswb_bdi_stats *st)
-{
-	char text[PROC_TEXT_MAX];
-	int ret;
-
-	memset(st, 0, sizeof(*st));
-	ret = nfswb_kfile_read(f, text, sizeof(text));
-	return ret < 0 ? ret : bdi_stats_parse(text, st);
-}
-
 int nfswb_proc_comm(pid_t pid, char *comm, size_t len)
 {
 	char path[64];
@@ -253,17 +241,21 @@ void nfswb_dirty_files_close(struct nfswb_dirty_files *df)
 	nfswb_kfile_close(&df->vmstat);
 }
 
-enum nfswb_dirty_bound_source nfswb_dirty_bound(struct nfswb_dirty_files *df,
-						uint64_t *bytes)
+/*
+ * @bdi_key of the bdi's debugfs stats (kB), else @vm_key of /proc/vmstat
+ * (pages), both from the files @df holds open.
+ */
+static enum nfswb_dirty_bound_source bdi_else_machine(
+	struct nfswb_dirty_files *df, const char *bdi_key, const char *vm_key,
+	uint64_t *bytes)
 {
-	struct nfswb_bdi_stats st;
 	uint64_t v;
 
-	if (bdi_stats_read_file(&df->bdi_stats, &st) == 0) {
-		*bytes = st.reclaimable;
+	if (nfswb_kfile_keyed_u64(&df->bdi_stats, bdi_key, &v) == 0) {
+		*bytes = v << 10;
 		return NFSWB_BOUND_BDI;
 	}
-	if (nfswb_kfile_keyed_u64(&df->vmstat, "nr_dirty", &v) == 0) {
+	if (nfswb_kfile_keyed_u64(&df->vmstat, vm_key, &v) == 0) {
 		*bytes = v * (uint64_t)sysconf(_SC_PAGESIZE);
 		return NFSWB_BOUND_GLOBAL;
 	}
@@ -271,20 +263,14 @@ enum nfswb_dirty_bound_source nfswb_dirty_bound(struct nfswb_dirty_files *df,
 	return NFSWB_BOUND_NONE;
 }
 
+enum nfswb_dirty_bound_source nfswb_dirty_bound(struct nfswb_dirty_files *df,
+						uint64_t *bytes)
+{
+	return bdi_else_machine(df, "BdiReclaimable", "nr_dirty", bytes);
+}
+
 enum nfswb_dirty_bound_source nfswb_dirtied(struct nfswb_dirty_files *df,
 					    uint64_t *bytes)
 {
-	struct nfswb_bdi_stats st;
-	uint64_t v;
-
-	if (bdi_stats_read_file(&df->bdi_stats, &st) == 0 && st.has_dirtied) {
-		*bytes = st.dirtied;
-		return NFSWB_BOUND_BDI;
-	}
-	if (nfswb_kfile_keyed_u64(&df->vmstat, "nr_dirtied", &v) == 0) {
-		*bytes = v * (uint64_t)sysconf(_SC_PAGESIZE);
-		return NFSWB_BOUND_GLOBAL;
-	}
-	*bytes = 0;
-	return NFSWB_BOUND_NONE;
+	return bdi_else_machine(df, "BdiDirtied", "nr_dirtied", bytes);
 }
