@@ -344,6 +344,13 @@ bool nfswb_policy_knob_change(uint64_t cur, uint64_t want)
 	return moved_enough(cur, want);
 }
 
+bool nfswb_local_watch_due(const struct nfswb_local_watch *w,
+			   uint64_t now_ms)
+{
+	return !w->have_base || now_ms < w->base_ms ||
+	       now_ms - w->base_ms >= NFSWB_LOCAL_WINDOW_MS;
+}
+
 enum nfswb_local_verdict nfswb_local_watch_update(struct nfswb_local_watch *w,
 						  uint64_t dirtied,
 						  uint64_t written,
@@ -354,7 +361,7 @@ enum nfswb_local_verdict nfswb_local_watch_update(struct nfswb_local_watch *w,
 	if (!w->have_base || dirtied < w->base_dirtied ||
 	    written < w->base_written || now_ms < w->base_ms)
 		goto restart;
-	if (now_ms - w->base_ms < NFSWB_LOCAL_WINDOW_MS)
+	if (!nfswb_local_watch_due(w, now_ms))
 		return w->verdict;
 	allowed = nfswb_add_sat(nfswb_mul_sat(written - w->base_written, 2),
 				NFSWB_LOCAL_SLACK_BYTES);

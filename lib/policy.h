@@ -330,6 +330,13 @@ struct nfswb_local_watch {
 };
 
 /**
+ * nfswb_local_watch_due - would counts fed at @now_ms close a window (or
+ * start the first)?  The caller need read them only then.
+ */
+bool nfswb_local_watch_due(const struct nfswb_local_watch *w,
+			   uint64_t now_ms);
+
+/**
  * nfswb_local_watch_update - feed the counts as of @now_ms.
  * @w: the watch, zero at first
  * @dirtied: bytes ever dirtied on the device (or the machine)

@@ -108,6 +108,7 @@ static void dev_resolve_mode(const char *sysroot, struct nfswbd_dev *d,
 	d->mode_why[0] = '\0';
 	d->auto_whole = d->auto_narrow = NULL;
 	memset(&d->local, 0, sizeof(d->local));
+	d->local_source = NFSWBD_DIRTY_NONE;
 
 	if (mode == NFSWB_MODE_OFF) {
 		snprintf(d->mode_why, sizeof(d->mode_why), "mode=off");

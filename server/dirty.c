@@ -62,20 +62,24 @@ bool nfswbd_dirty_nfs_only(const struct nfswbd_dev *d)
 	return counting_mech(d) >= 0;
 }
 
-bool nfswbd_dirty_bound_read(struct nfswbd_dev *d,
-			     enum nfswbd_dirty_source *src, uint64_t *bytes)
+/** nfswbd_dirty_source_of - the source status.json names for @b. */
+enum nfswbd_dirty_source nfswbd_dirty_source_of(enum nfswb_dirty_bound_source b)
 {
-	switch (nfswb_dirty_bound(&d->dirty_files, bytes)) {
+	switch (b) {
 	case NFSWB_BOUND_BDI:
-		*src = NFSWBD_DIRTY_DEBUGFS;
-		return true;
+		return NFSWBD_DIRTY_DEBUGFS;
 	case NFSWB_BOUND_GLOBAL:
-		*src = NFSWBD_DIRTY_VMSTAT;
-		return true;
+		return NFSWBD_DIRTY_VMSTAT;
 	case NFSWB_BOUND_NONE:
 		break;
 	}
-	*src = NFSWBD_DIRTY_NONE;
-	*bytes = 0;
-	return false;
+	return NFSWBD_DIRTY_NONE;
+}
+
+bool nfswbd_dirty_bound_read(struct nfswbd_dev *d,
+			     enum nfswbd_dirty_source *src, uint64_t *bytes)
+{
+	*src = nfswbd_dirty_source_of(nfswb_dirty_bound(&d->dirty_files,
+							bytes));
+	return *src != NFSWBD_DIRTY_NONE;
 }

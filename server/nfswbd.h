@@ -106,6 +106,7 @@ enum nfswbd_dirty_source {
 };
 
 const char *nfswbd_dirty_source_name(enum nfswbd_dirty_source s);
+enum nfswbd_dirty_source nfswbd_dirty_source_of(enum nfswb_dirty_bound_source b);
 
 /* One mechanism selected for one device, attached when acting. */
 struct nfswbd_mech_slot {
@@ -138,7 +139,7 @@ struct nfswbd_dev {
 	const struct nfswb_mech *auto_whole;
 	const struct nfswb_mech *auto_narrow;
 	struct nfswb_local_watch local;
-	enum nfswb_dirty_bound_source local_source;
+	enum nfswbd_dirty_source local_source;	/* what it last read */
 
 	struct nfswb_estimator est;
 	bool stat_ok;				/* last stat read worked */

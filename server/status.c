@@ -108,11 +108,7 @@ static void write_local_watch(struct nfswb_json *j,
 
 	nfswb_json_obj_begin(j, "local_writers");
 	nfswb_json_str(j, "verdict", verdicts[w->verdict]);
-	nfswb_json_str(j, "source", w->have_base ?
-		       nfswbd_dirty_source_name(d->local_source ==
-						NFSWB_BOUND_BDI ?
-						NFSWBD_DIRTY_DEBUGFS :
-						NFSWBD_DIRTY_VMSTAT) : "none");
+	nfswb_json_str(j, "source", nfswbd_dirty_source_name(d->local_source));
 	nfswb_json_u64(j, "last_window_bytes", w->local_bytes);
 	nfswb_json_str(j, "whole_device_mode", d->auto_whole->name);
 	nfswb_json_str(j, "nfs_only_mode", d->auto_narrow->name);

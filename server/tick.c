@@ -163,9 +163,9 @@ void nfswbd_dev_sampling_close(struct nfswbd_dev *d)
 	d->sampling_open = false;
 }
 
-static const char *local_source_name(enum nfswb_dirty_bound_source src)
+static const char *local_source_name(enum nfswbd_dirty_source src)
 {
-	return src == NFSWB_BOUND_BDI ? "the device's BdiDirtied" :
+	return src == NFSWBD_DIRTY_DEBUGFS ? "the device's BdiDirtied" :
 	       "the machine's nr_dirtied";
 }
 
@@ -183,15 +183,15 @@ static void auto_choose(const struct nfswbd_settings *s,
 	const struct nfswb_mech *want, *cur = d->mechs[0].mech;
 	struct nfswb_local_watch *w = &d->local;
 	enum nfswb_local_verdict v, before = w->verdict;
-	enum nfswb_dirty_bound_source src;
+	enum nfswbd_dirty_source src;
 	uint64_t dirtied, written;
 	char local[32];
 
-	if (!d->auto_whole || (w->have_base && now_ms >= w->base_ms &&
-			       now_ms - w->base_ms < NFSWB_LOCAL_WINDOW_MS))
+	/* The files are read only when a window can close. */
+	if (!d->auto_whole || !nfswb_local_watch_due(w, now_ms))
 		return;
-	src = nfswb_dirtied(&d->dirty_files, &dirtied);
-	if (src == NFSWB_BOUND_NONE)
+	src = nfswbd_dirty_source_of(nfswb_dirtied(&d->dirty_files, &dirtied));
+	if (src == NFSWBD_DIRTY_NONE)
 		return;		/* cannot tell: keeps what it has */
 	d->local_source = src;
 	/* No count of nfsd's (NFS-Ganesha): every dirtied byte is local. */
