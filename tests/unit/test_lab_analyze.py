@@ -364,6 +364,25 @@ def test_nfswbd_counters(la, work):
           "status.json summed over devices: %s" % c)
 
 
+def test_table_title(la):
+    """A table's title says the version the clients spoke where it is not
+    the mount's: manyclients' nfswb-load clients speak NFSv3."""
+    rows = [{"status": "ok", "nfsd_commit_counter": "proc3 commit"},
+            {"status": "missing"}]
+    t = {"workload": "manyclients", "nfs_version": "4.2", "kernel": "7.3",
+         "rows": rows}
+    title = la.table_title(t)
+    check(title == "manyclients, NFSv3 clients (mount NFSv4.2), Linux 7.3",
+          "NFSv3 clients on an NFSv4.2 mount: %s" % title)
+    rows[0]["nfsd_commit_counter"] = "proc4ops COMMIT"
+    title = la.table_title(t)
+    check(title == "manyclients, NFSv4.2, Linux 7.3", "NFSv4.2 clients: %s" % title)
+    t["nfs_version"] = "3"
+    rows[0]["nfsd_commit_counter"] = "proc3 commit"
+    title = la.table_title(t)
+    check(title == "manyclients, NFSv3, Linux 7.3", "NFSv3 mount: %s" % title)
+
+
 def main():
     la = load(os.path.join(os.environ.get("srcdir", "."), "nfs", "lab-analyze"))
     with tempfile.TemporaryDirectory() as work:
@@ -373,6 +392,7 @@ def main():
         test_nfswbd_counters(la, work)
         test_verdict(la)
         test_bench(la, work)
+        test_table_title(la)
     return 1 if FAILS else 0
 
 
