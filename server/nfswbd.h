@@ -140,6 +140,14 @@ struct nfswbd_dev {
 	const struct nfswb_mech *auto_narrow;
 	struct nfswb_local_watch local;
 	enum nfswbd_dirty_source local_source;	/* what it last read */
+	/*
+	 * After a move that failed to attach, the next switch_skip windows
+	 * are let pass; switch_wait doubles with each failure up to the
+	 * quiet period, so a knob that cannot be written is not retried
+	 * (and logged) every window.  Both 0 after a move that worked.
+	 */
+	unsigned int switch_skip;
+	unsigned int switch_wait;
 
 	struct nfswb_estimator est;
 	bool stat_ok;				/* last stat read worked */

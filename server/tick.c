@@ -199,9 +199,16 @@ static void auto_choose(const struct nfswbd_settings *s,
 		written = 0;
 	v = nfswb_local_watch_update(w, dirtied, written, now_ms);
 	want = v == NFSWB_LOCAL_ABSENT ? d->auto_whole : d->auto_narrow;
-	/* Say what the verdict is once it changes, whether or not it moves. */
+	/*
+	 * Say what the verdict is once it changes, whether or not it moves;
+	 * a move that failed is tried again only after its backoff.
+	 */
 	if (v == NFSWB_LOCAL_UNKNOWN || (v == before && want == cur))
 		return;
+	if (v == before && d->switch_skip) {
+		d->switch_skip--;
+		return;
+	}
 	nfswb_format_size(w->local_bytes, local, sizeof(local));
 	if (v == NFSWB_LOCAL_PRESENT)
 		snprintf(d->mode_why, sizeof(d->mode_why),
@@ -223,12 +230,21 @@ static void auto_choose(const struct nfswbd_settings *s,
 		d->effective = want->mode;
 		return;
 	}
-	if (!nfswbd_dev_switch_primary(t, d, want, s->sysroot)) {
-		/* Stay with what attached; try again after the next window. */
-		snprintf(d->mode_why, sizeof(d->mode_why),
-			 "%s mode: the %s mechanism failed to attach",
-			 cur->name, want->name);
+	if (nfswbd_dev_switch_primary(t, d, want, s->sysroot)) {
+		d->switch_skip = d->switch_wait = 0;
+		return;
 	}
+	/* Stay with what attached; try again after a growing wait. */
+	d->switch_wait = d->switch_wait ? 2 * d->switch_wait : 1;
+	if (d->switch_wait > NFSWB_LOCAL_QUIET_MS / NFSWB_LOCAL_WINDOW_MS)
+		d->switch_wait = NFSWB_LOCAL_QUIET_MS / NFSWB_LOCAL_WINDOW_MS;
+	d->switch_skip = d->switch_wait;
+	snprintf(d->mode_why, sizeof(d->mode_why),
+		 "%s mode: the %s mechanism failed to attach; next try in %u s",
+		 cur->name, want->name,
+		 (d->switch_wait + 1) * (NFSWB_LOCAL_WINDOW_MS / 1000));
+	xlog(L_WARNING, "bdi %s (%s): %s", d->id.bdi, d->id.blockdev,
+	     d->mode_why);
 }
 
 /*
