@@ -113,6 +113,14 @@ struct nfswb_mech {
 #define NFSWB_FILES_NLINK_EVERY	16
 
 /*
+ * Data a writer rewrites in place below where a tracked file was last
+ * seen clean makes no event while the file is silenced; files mode finds
+ * it within NFSWB_FILES_SCRUB_PASS refreshes of the file, one stretch of
+ * that part a refresh (at most 8 MiB: a file caching more takes longer).
+ */
+#define NFSWB_FILES_SCRUB_PASS	32
+
+/*
  * Each mechanism file defines one struct nfswb_mech nfswb_mech_NAME for
  * the file lib/mech_NAME.c; naming the file in lib/mech.am's NFSWB_MECHS
  * registers it (mech_list.h, generated at build time, holds one

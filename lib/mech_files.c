@@ -15,9 +15,11 @@
  *         writeback pages, refreshed round-robin within a budget per
  *         interval.  cachestat walks every cached page of its range, so
  *         a refresh counts only from where the file's completed kicks
- *         left it clean (an appended file's dirty data is its tail);
- *         every NFSWB_FILES_NLINK_EVERY-th refresh counts the whole file
- *         and starts over from 0 if it finds rewritten data below.
+ *         left it clean (an appended file's dirty data is its tail),
+ *         plus one stretch below that point, the next at the next
+ *         refresh, so that data rewritten there is found within
+ *         NFSWB_FILES_NLINK_EVERY refreshes and no look walks all of a
+ *         large file's cache at once.
  *         Between two looks a file's dirty bytes are taken to grow at
  *         the rate seen between its last two, so the device's sum does
  *         not lag by the refresh period when thousands of files are
@@ -99,6 +101,8 @@
  * REFRESH_CALLS the round-robin allows itself anyway).
  */
 #define REFRESH_PAGES		8192
+/* The most one stretch below a file's clean point walks (scrub()). */
+#define SCRUB_PAGES		2048
 /*
  * Files seen clean are passed over by the round-robin at no cost but the
  * step; at most this many a call, so that a million clean files tracked
@@ -480,31 +484,77 @@ enum refresh_result {
 	FILE_LEASED,	/* its lease is being broken: not now */
 };
 
-/* Refresh one file's dirty and writeback counts. */
+/*
+ * Look at one stretch of @e below its clean point, from where the last
+ * stretch ended, and add what it finds to @cs.  Data rewritten in place
+ * below the clean point makes no event while the file is silenced: the
+ * stretches find it within NFSWB_FILES_SCRUB_PASS refreshes (a file
+ * caching more than that many SCRUB_PAGES: within one stretch each).
+ * Before, every NFSWB_FILES_NLINK_EVERY-th refresh walked all of it at
+ * once: a 256 MiB file is 65536 pages, tens of ms of CPU under
+ * emulation in one call, taken from nfsd on the lab's one-CPU server.
+ * Return: true if the stretch holds dirty pages; @e's clean point then
+ * moves down to the stretch, so that later refreshes count them.
+ */
+static bool scrub(struct nfswb_mech_dev *d, struct files_priv *p,
+		  struct nfswb_tracked *e, struct nfswb_cachestat *cs)
+{
+	uint64_t len = e->clean_below / NFSWB_FILES_SCRUB_PASS + p->page;
+	struct nfswb_cachestat part;
+	uint64_t from;
+
+	if (e->scrub_at >= e->clean_below)
+		e->scrub_at = 0;
+	from = e->scrub_at;
+	len = page_floor(p, len);
+	if (len > SCRUB_PAGES * p->page)
+		len = SCRUB_PAGES * p->page;
+	if (len > e->clean_below - from)
+		len = e->clean_below - from;
+	if (nfswb_cachestat(e->fd, from, len, &part) < 0) {
+		d->count[FILES_ERRORS]++;
+		return false;
+	}
+	p->walk_credit -= (int64_t)part.nr_cache;
+	d->count[FILES_PAGES_WALKED] += part.nr_cache;
+	cs->nr_writeback += part.nr_writeback;
+	e->scrub_at = from + len;
+	if (part.nr_dirty) {
+		cs->nr_dirty += part.nr_dirty;
+		e->clean_below = from;
+		e->scrub_at = 0;
+		return true;
+	}
+	/* A whole pass found nothing below: the file is what it shows. */
+	if (e->scrub_at >= e->clean_below)
+		e->unsure = false;
+	return false;
+}
+
+/*
+ * Refresh one file's dirty and writeback counts; with @below, one
+ * stretch below its clean point too.
+ */
 static enum refresh_result refresh(struct nfswb_mech_dev *d,
 				   struct files_priv *p,
-				   struct nfswb_tracked *e, uint64_t now)
+				   struct nfswb_tracked *e, uint64_t now,
+				   bool below)
 {
 	bool was_clean = !e->dirty_bytes && !e->writeback_bytes;
-	struct nfswb_cachestat cs, below;
+	bool dirty_below = false;
+	struct nfswb_cachestat cs;
 	uint64_t dirty, wb = 0;
 	double rate = e->rate;
 	struct stat st;
-	bool full;
 
 	if (!file_open(d, p, e))	/* deleted, or its filesystem gone */
 		return errno == EWOULDBLOCK ? FILE_LEASED : FILE_GONE;
-	/*
-	 * Now and then: deleted files must not be written back, and data
-	 * rewritten (or a file truncated) below clean_below must be seen.
-	 */
-	full = !(e->refreshes++ % NFSWB_FILES_NLINK_EVERY);
-	if (full)
-		e->unsure = false;
 	if (p->have_cachestat) {
-		if (full) {
+		/* Now and then: deleted files must not be written back. */
+		if (!(e->refreshes++ % NFSWB_FILES_NLINK_EVERY)) {
 			if (fstat(e->fd, &st) < 0 || st.st_nlink == 0)
 				return FILE_GONE;
+			/* Truncated below its clean point: all of it counts. */
 			if ((uint64_t)st.st_size < e->clean_below)
 				e->clean_below = 0;
 		}
@@ -512,31 +562,22 @@ static enum refresh_result refresh(struct nfswb_mech_dev *d,
 			d->count[FILES_ERRORS]++;
 			return FILE_GONE;
 		}
-		if (full && e->clean_below) {
-			if (nfswb_cachestat(e->fd, 0, e->clean_below,
-					    &below) < 0) {
-				d->count[FILES_ERRORS]++;
-				return FILE_GONE;
-			}
-			if (below.nr_dirty) {
-				e->clean_below = 0;
-				cs.nr_dirty += below.nr_dirty;
-			}
-			cs.nr_writeback += below.nr_writeback;
-			p->walk_credit -= (int64_t)below.nr_cache;
-			d->count[FILES_PAGES_WALKED] += below.nr_cache;
-		}
 		p->walk_credit -= (int64_t)cs.nr_cache;
 		d->count[FILES_PAGES_WALKED] += cs.nr_cache;
+		if (e->clean_below && below)
+			dirty_below = scrub(d, p, e, &cs);
+		else
+			e->unsure = false;	/* this look saw all of it */
 		/*
 		 * An appended file's dirty and writeback pages are its tail,
 		 * what was appended since its last COMMIT (or kick).  Later
 		 * looks start below that tail, as after a whole kick
 		 * (files_apply), and cost what is appended, not all the file
-		 * keeps cached.  Pages left dirty further back are counted
-		 * again by the full refresh, and kicked by a whole-file kick.
+		 * keeps cached.  Pages left dirty further back are found by
+		 * the stretches below (scrub), and kicked by a whole-file
+		 * kick.
 		 */
-		if (e->appended && !e->pending) {
+		if (e->appended && !e->pending && !dirty_below) {
 			uint64_t tail = (cs.nr_dirty + cs.nr_writeback) *
 					p->page;
 
@@ -597,22 +638,26 @@ static enum refresh_result refresh(struct nfswb_mech_dev *d,
 static void look(struct nfswb_mech_dev *d, struct files_priv *p,
 		 struct nfswb_tracked *e, uint64_t now)
 {
-	enum refresh_result r = refresh(d, p, e, now);
+	enum refresh_result r = refresh(d, p, e, now, true);
 
 	if (r == FILE_LEASED)
 		return;		/* as it was, until a later look */
 	/*
 	 * Written since it was seen clean, yet clean above its clean point:
 	 * the write was below it (in place), or a COMMIT was quicker.  It
-	 * stays silenced and looked at until a whole-file refresh tells
-	 * (a whole look now would cost all its cache at every COMMIT).
+	 * stays silenced and looked at until the stretches below its clean
+	 * point have all been seen (a whole look now would cost all its
+	 * cache at every COMMIT).
 	 */
-	if (r == FILE_CLEAN && e->rearmed && e->clean_below)
+	if (r == FILE_CLEAN && e->rearmed && e->clean_below) {
 		e->unsure = true;
+		e->scrub_at = 0;	/* a whole pass from now on */
+	}
 	e->rearmed = false;
 	if (r == FILE_CLEAN && !e->unsure) {
 		set_ignore(p, e, false);
-		r = refresh(d, p, e, now);
+		/* Above the clean point only: the first look saw below. */
+		r = refresh(d, p, e, now, false);
 		if (r == FILE_DIRTY) {
 			set_ignore(p, e, true);
 		} else if (r == FILE_CLEAN) {

@@ -47,6 +47,7 @@ struct nfswb_tracked {
 	 * their cost follows the dirty tail, not the cached size.
 	 */
 	uint64_t clean_below;
+	uint64_t scrub_at;	/* where the next look below clean_below starts */
 	uint64_t kick_end;	/* where the pending kicks end */
 	uint64_t size_opened;	/* st_size when last opened by handle */
 	bool appended;		/* grown since it was tracked */
@@ -59,7 +60,7 @@ struct nfswb_tracked {
 	bool listening;
 	bool soon;		/* queued to be refreshed at the next look */
 	bool rearmed;		/* written again since it was seen clean */
-	bool unsure;		/* clean above clean_below: a full look tells */
+	bool unsure;		/* clean above clean_below: a pass below tells */
 	unsigned int looked_call;	/* the mechanism's call that looked first */
 	unsigned int refreshes;
 	struct nfswb_tracked *prev, *next;	/* age order */

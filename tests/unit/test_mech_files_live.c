@@ -89,6 +89,8 @@ static void child_wait_go(const char *comm)
 
 /* The writers' fdatasync distance in bytes (0: none), set before a fork. */
 static uint64_t writer_sync_every;
+/* Whether the writers append to what is there, set before a fork. */
+static bool writer_append;
 
 /* A child named @comm writing @path at RATE for @ms (or to files[] round robin). */
 static pid_t writer(const char *comm, const char *const *paths,
@@ -106,7 +108,8 @@ static pid_t writer(const char *comm, const char *const *paths,
 	child_wait_go(comm);
 	memset(block, 'x', sizeof(block));
 	for (i = 0; i < npaths; i++) {
-		fds[i] = open(paths[i], O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		fds[i] = open(paths[i], O_WRONLY | O_CREAT |
+			      (writer_append ? O_APPEND : O_TRUNC), 0644);
 		if (fds[i] < 0)
 			_exit(2);
 	}
@@ -415,7 +418,8 @@ static void test_bound_and_delete(void)
 /*
  * Refreshes count from where completed kicks left a file clean; data
  * rewritten below that point must still be seen: here the file was seen
- * clean, and the rewrite's event makes the next look a whole-file one.
+ * clean, and the rewrite's event makes the looks that follow go over all
+ * of it below that point, a stretch a look.
  */
 static void test_rewrite_below(void)
 {
@@ -458,7 +462,7 @@ static void test_rewrite_below(void)
 	if (poll(&pfd, 1, INTERVAL_MS) > 0)
 		nfswb_mech_files.on_readable(&dr.d);
 	prctl(PR_SET_NAME, comm);
-	for (i = 0; i < NFSWB_FILES_NLINK_EVERY + 1 && seen < MiB; i++) {
+	for (i = 0; i < NFSWB_FILES_SCRUB_PASS + 1 && seen < MiB; i++) {
 		v = nfswb_mech_files.dirty_bytes(&dr.d);
 		seen = v > seen ? v : seen;
 	}
@@ -515,6 +519,72 @@ static void test_append_walk(bool kicked)
 	unlink(path);
 }
 
+
+/*
+ * No look walks a large file's whole cache at once, however long it is
+ * tracked: a 192 MiB file laid out first (49152 pages, all cached), then
+ * appended by nfsd with an fdatasync every 2 MiB for 4 s, never kicked
+ * (tempfile's NFS writer, a file grown by an earlier session).  After the
+ * first looks, which must count all of it, a look walks the appended tail
+ * and one stretch below it.  Before, every NFSWB_FILES_NLINK_EVERY-th
+ * refresh walked all of it: 65536 or more pages in one call, tens of ms
+ * of the lab's one-CPU server (tempfile's client fsync p99 +19 %).
+ */
+#define LAID_OUT	(192 * MiB)
+#define FIRST_LOOKS	8
+
+static void test_look_bounded(void)
+{
+	uint64_t walked = 0, prev = 0, most = 0, bound, steps = 0;
+	char path[PATH_MAX + 16], block[BLOCK];
+	const char *np[1] = { path };
+	struct nfswb_policy_out o;
+	struct drive dr;
+	pid_t a;
+	int st, fd;
+
+	snprintf(path, sizeof(path), "%s/grown.dat", fs.mnt);
+	memset(block, 'g', sizeof(block));
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	T_CHECK(fd >= 0, "create %s", path);
+	for (uint64_t off = 0; off < LAID_OUT; off += BLOCK)
+		T_CHECK(pwrite(fd, block, BLOCK, (off_t)off) == BLOCK,
+			"lay out %s", path);
+	T_CHECK(fsync(fd) == 0, "fsync %s", path);
+	close(fd);
+	go_prepare();
+	writer_sync_every = 2 * MiB;
+	writer_append = true;
+	a = writer("nfsd", np, 1, 4000, 0);
+	writer_sync_every = 0;
+	writer_append = false;
+	attach(&dr, 64, true);
+	go_start();
+	while (waitpid(a, &st, WNOHANG) == 0) {
+		step(&dr, &o);
+		walked = count_files(&dr.d, "pages_walked");
+		/*
+		 * The first looks count all of it: when it is tracked, and
+		 * when the appending's first event finds it clean there.
+		 */
+		if (steps >= FIRST_LOOKS && walked - prev > most)
+			most = walked - prev;
+		prev = walked;
+		steps++;
+	}
+	T_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer failed");
+	/* A stretch (at most 8 MiB), two intervals' appending as the tail. */
+	bound = 8 * MiB / 4096 + 2 * RATE * INTERVAL_MS / 1000 / 4096;
+	printf("grown file: at most %" PRIu64 " pages walked in one of %" PRIu64
+	       " intervals (%" PRIu64 " in all, %" PRIu64 " kicks)\n", most,
+	       steps, walked, count_files(&dr.d, "kicks"));
+	T_CHECK(steps > FIRST_LOOKS + NFSWB_FILES_NLINK_EVERY, "only %" PRIu64
+		" intervals", steps);
+	T_CHECK(most <= bound, "%" PRIu64 " pages walked in one interval, "
+		"more than %" PRIu64, most, bound);
+	nfswb_mech_files.detach(&dr.d);
+	unlink(path);
+}
 
 /*
  * A file rewritten at random (64 KiB blocks over a file laid out first,
@@ -961,6 +1031,7 @@ int main(void)
 	test_random_rewrite_kicked();
 	test_append_walk(true);
 	test_append_walk(false);
+	test_look_bounded();
 	test_sparse(300ull << 30);
 	/* 15.9 TiB: ext4's largest file with 4 KiB blocks is 16 TiB. */
 	test_sparse((159ull << 40) / 10);
