@@ -116,9 +116,12 @@ struct nfswb_mech {
  * Data a writer rewrites in place below where a tracked file was last
  * seen clean makes no event while the file is silenced; files mode finds
  * it within NFSWB_FILES_SCRUB_PASS refreshes of the file, one stretch of
- * that part a refresh (at most 8 MiB: a file caching more takes longer).
+ * that part a refresh (at most 2 MiB: a file caching more takes longer).
+ * The stretches cost what the appended tail does, not many times it:
+ * while nfsd appends, the tail a refresh walks is what came since the
+ * last COMMIT (tempfile's 256 MiB file: about 512 pages).
  */
-#define NFSWB_FILES_SCRUB_PASS	32
+#define NFSWB_FILES_SCRUB_PASS	128
 
 /*
  * Each mechanism file defines one struct nfswb_mech nfswb_mech_NAME for

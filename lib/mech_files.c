@@ -102,7 +102,7 @@
  */
 #define REFRESH_PAGES		8192
 /* The most one stretch below a file's clean point walks (scrub()). */
-#define SCRUB_PAGES		2048
+#define SCRUB_PAGES		512
 /*
  * Files seen clean are passed over by the round-robin at no cost but the
  * step; at most this many a call, so that a million clean files tracked

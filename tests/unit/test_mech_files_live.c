@@ -573,8 +573,8 @@ static void test_look_bounded(void)
 		steps++;
 	}
 	T_CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "writer failed");
-	/* A stretch (at most 8 MiB), two intervals' appending as the tail. */
-	bound = 8 * MiB / 4096 + 2 * RATE * INTERVAL_MS / 1000 / 4096;
+	/* A stretch (at most 2 MiB), two intervals' appending as the tail. */
+	bound = 2 * MiB / 4096 + 2 * RATE * INTERVAL_MS / 1000 / 4096;
 	printf("grown file: at most %" PRIu64 " pages walked in one of %" PRIu64
 	       " intervals (%" PRIu64 " in all, %" PRIu64 " kicks)\n", most,
 	       steps, walked, count_files(&dr.d, "kicks"));
