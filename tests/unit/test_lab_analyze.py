@@ -383,6 +383,34 @@ def test_table_title(la):
     check(title == "manyclients, NFSv3, Linux 7.3", "NFSv3 mount: %s" % title)
 
 
+def test_missing_rows(la, work):
+    """A table lists as missing the matrix's tunings that another workload
+    has, not a side experiment run in one workload (nfswbd:off)."""
+    cells = [cell("tempfile", "stock"), cell("tempfile", "nfswbd:auto"),
+             cell("tempfile", "nfswbd:off"), cell("tempfile", "bdi-cap=33554432"),
+             cell("randwrite", "stock"), cell("randwrite", "nfswbd:auto")]
+
+    def missing(tables):
+        return {(t["workload"], r["tuning"]) for t in tables for r in t["rows"]
+                if r.get("status") == "missing"}
+
+    matrix = {la.tuning_key(t) for t in ("stock", "bdi-cap=32M", "nfswbd:auto")}
+    got = missing(la.bench_tables([dict(c) for c in cells], matrix))
+    check(got == {("randwrite", "bdi-cap=33554432")},
+          "only the matrix's tuning is missing in randwrite: %s" % sorted(got))
+    # The matrix as the lab script beside lab-analyze spells it.
+    lab = os.path.join(work, "lab")
+    write(lab, 'X=1\nBENCH_TUNINGS="stock bdi-cap=32M\nnfswbd:auto"\n')
+    check(la.matrix_tunings(lab) == matrix, "BENCH_TUNINGS read: %s"
+          % la.matrix_tunings(lab))
+    check(la.matrix_tunings(os.path.join(work, "none")) is None,
+          "no lab script: no matrix")
+    real = la.matrix_tunings()
+    check(real is not None and la.tuning_key("nfswbd:auto") in real and
+          la.tuning_key("nfswbd:off") not in real,
+          "the lab's own matrix: %s" % real)
+
+
 def main():
     la = load(os.path.join(os.environ.get("srcdir", "."), "nfs", "lab-analyze"))
     with tempfile.TemporaryDirectory() as work:
@@ -393,6 +421,7 @@ def main():
         test_verdict(la)
         test_bench(la, work)
         test_table_title(la)
+        test_missing_rows(la, work)
     return 1 if FAILS else 0
 
 
