@@ -190,7 +190,7 @@ bool nfswb_policy_continuous(const struct nfswb_policy_in *in)
 	uint64_t rate_bound;
 
 	/* Only data clearly slower than the device leaves it idle time. */
-	if (!in->have_write_rate)
+	if (!in->have_write_rate || in->commits_often)
 		return false;
 	rate_bound = m->continuous ? in->bandwidth - in->bandwidth / 4
 				   : in->bandwidth / 2;
@@ -261,6 +261,37 @@ uint64_t nfswb_policy_standby_interval_ms(uint64_t bound, uint64_t target,
 	return ms > interval_ms ? ms : interval_ms;
 }
 
+uint64_t nfswb_policy_commits_often_backlog(uint64_t bg_min)
+{
+	return continuous_floor(bg_min) * 3;
+}
+
+bool nfswb_commits_often_look(struct nfswb_commits_often *c,
+			      uint64_t arrived, uint64_t cleaned,
+			      uint64_t measured, uint64_t max_backlog)
+{
+	c->arrived = nfswb_add_sat(decay(c->arrived), arrived);
+	/* Others cleaned something worth a COMMIT: one more allowed. */
+	c->allowed = nfswb_add_sat(decay(c->allowed),
+				   cleaned >= max_backlog /
+					      NFSWB_COMMITS_OFTEN_SEEN_DIV ?
+				   max_backlog : 0);
+	c->peak = decay(c->peak);
+	if (measured > c->peak)
+		c->peak = measured;
+	if (c->looks < NFSWB_COMMITS_OFTEN_LOOKS)
+		c->looks++;
+	if (c->often)	/* this look alone can end it */
+		c->often = measured <= max_backlog &&
+			   nfswb_mul_sat(cleaned, 4) >= arrived;
+	else
+		c->often = c->looks >= NFSWB_COMMITS_OFTEN_LOOKS &&
+			   c->arrived >= max_backlog &&
+			   c->arrived <= c->allowed &&
+			   c->peak <= max_backlog;
+	return c->often;
+}
+
 bool nfswb_written_bound_get(const struct nfswb_written_bound *w,
 			     uint64_t written, uint64_t now_ms,
 			     uint64_t *bound)
@@ -275,13 +306,16 @@ bool nfswb_written_bound_get(const struct nfswb_written_bound *w,
 
 bool nfswb_written_bound_look(struct nfswb_written_bound *w,
 			      uint64_t measured, uint64_t written,
-			      uint64_t now_ms)
+			      uint64_t now_ms, uint64_t max_backlog)
 {
 	bool broke = false;
 
 	if (w->have_base && !w->broken && written >= w->base_written) {
-		uint64_t bound = nfswb_add_sat(w->base_dirty,
-					       written - w->base_written);
+		uint64_t arrived = written - w->base_written;
+		uint64_t bound = nfswb_add_sat(w->base_dirty, arrived);
+		/* The last look's kick was written by the daemon, not others. */
+		uint64_t left = bound - (w->base_kick < w->base_dirty ?
+					 w->base_kick : w->base_dirty);
 
 		if (w->proven &&
 		    measured > nfswb_add_sat(nfswb_mul_sat(bound, 2),
@@ -289,9 +323,17 @@ bool nfswb_written_bound_look(struct nfswb_written_bound *w,
 			w->broken = broke = true;
 		if (written > w->base_written)
 			w->proven = true;
+		if (w->proven && !w->broken)
+			nfswb_commits_often_look(&w->commits, arrived,
+						 left > measured ?
+						 left - measured : 0,
+						 measured, max_backlog);
 	}
+	if (w->broken)
+		w->commits.often = false;
 	w->base_dirty = measured;
 	w->base_written = written;
+	w->base_kick = 0;
 	w->base_ms = now_ms;
 	w->have_base = true;
 	return broke;

@@ -8,6 +8,12 @@
 
 #include "step.h"
 
+static bool commits_often(const struct nfswb_step_in *in)
+{
+	return in->written_bound && in->have_written &&
+	       in->written_bound->commits.often;
+}
+
 void nfswb_step_sample(struct nfswb_estimator *est,
 		       const struct nfswb_step_in *in,
 		       struct nfswb_step_out *out)
@@ -35,8 +41,12 @@ void nfswb_step_sample(struct nfswb_estimator *est,
 		out->bound_written = true;
 		have_bound = true;
 	}
-	/* Where it writes behind, or may begin to: write-behind's thresholds. */
-	if (in->decide && have_bound)
+	/*
+	 * Where it writes behind, or may begin to: write-behind's
+	 * thresholds.  Where the clients commit often, each sample looks:
+	 * they are a second apart, and each look is counted.
+	 */
+	if (in->decide && have_bound && !commits_often(in))
 		out->standby = nfswb_policy_standby(
 			out->bound_bytes,
 			nfswb_policy_standby_target(&p, p.memory.continuous),
@@ -59,10 +69,24 @@ void nfswb_step_decide(struct nfswb_estimator *est,
 	else if (in->written_bound && in->have_written)
 		out->bound_broke = nfswb_written_bound_look(
 			in->written_bound, p.nfs_dirty_bytes,
-			in->written_bytes, p.now_ms);
+			in->written_bytes, p.now_ms,
+			nfswb_policy_commits_often_backlog(p.background_min));
+	p.commits_often = commits_often(in);
 	nfswb_policy_decide(&p, &out->decision);
+	if (!out->standby && in->written_bound && in->have_written)
+		in->written_bound->base_kick = out->decision.kick_bytes;
 	out->decision.standby = out->standby;
+	out->commits_often = p.commits_often;
 	out->decided = true;
+	if (p.commits_often)
+		out->sample_ms = p.interval_ms > NFSWB_COMMITS_OFTEN_INTERVAL_MS ?
+				 p.interval_ms : NFSWB_COMMITS_OFTEN_INTERVAL_MS;
+	else if (out->standby)
+		out->sample_ms = nfswb_policy_standby_interval_ms(
+			out->bound_bytes, out->decision.target_bytes,
+			out->bandwidth, p.interval_ms);
+	else
+		out->sample_ms = p.interval_ms;
 	nfswb_estimator_set_limited(est, out->decision.limited);
 }
 

@@ -61,6 +61,15 @@ struct nfswb_step_out {
 	uint64_t bound_bytes;		/* that bound, when there was one */
 	bool bound_written;		/* it was the written bound */
 	bool bound_broke;		/* this look broke the written bound */
+	/* The clients commit often (struct nfswb_commits_often): it does nothing. */
+	bool commits_often;
+	/*
+	 * When to sample the device next, ms after this sample: the
+	 * interval, longer while it stands by
+	 * (nfswb_policy_standby_interval_ms), NFSWB_COMMITS_OFTEN_INTERVAL_MS
+	 * where the clients commit often.  Set when decided.
+	 */
+	uint64_t sample_ms;
 	uint64_t bandwidth;		/* the estimate the decision used */
 	uint64_t write_rate;		/* and the write rate, if known */
 	bool have_write_rate;

@@ -167,6 +167,8 @@ struct nfswbd_dev {
 	bool decided;
 	bool standby;				/* stood by last interval */
 	uint64_t standby_intervals;		/* how many it stood by */
+	bool commits_often;			/* the clients commit often */
+	uint64_t commits_often_samples;		/* samples it did nothing at */
 	uint64_t sample_ms;			/* its sampling interval now */
 	uint64_t due_ms;			/* its next sample, 0: at once */
 	uint64_t samples;			/* taken, beside the first */

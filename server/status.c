@@ -164,6 +164,8 @@ static void write_device(struct nfswb_json *j, const struct nfswbd_dev *d)
 		       nfswbd_dirty_source_name(d->dirty_source));
 	nfswb_json_bool(j, "standby", d->standby);
 	nfswb_json_u64(j, "standby_intervals", d->standby_intervals);
+	nfswb_json_bool(j, "commits_often", d->commits_often);
+	nfswb_json_u64(j, "commits_often_samples", d->commits_often_samples);
 	/* Its own schedule: longer while it stands by, whatever the others do. */
 	nfswb_json_u64(j, "sampling_ms", d->sample_ms);
 	nfswb_json_u64(j, "samples", d->samples);

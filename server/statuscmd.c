@@ -143,7 +143,10 @@ static void print_device(const struct nfswb_jval *d)
 	       size_or(d, "dirty_bytes", b, sizeof(b), "?"),
 	       nfswb_jget_str(d, "dirty_source", "?"));
 	/* Standing by, the dirty figure is the cheap bound, not a walk. */
-	if (is_true(d, "standby"))
+	if (is_true(d, "commits_often"))
+		printf("  doing nothing: the clients' COMMITs keep the backlog small (%" PRIu64 " samples)\n",
+		       u64_or0(d, "commits_often_samples"));
+	else if (is_true(d, "standby"))
 		printf("  standing by %" PRIu64 " intervals: the backlog is far below the target\n",
 		       u64_or0(d, "standby_intervals"));
 	printf("  in flight   %-12s cap   %s\n",

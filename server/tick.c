@@ -349,10 +349,13 @@ static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 	if (!out.decided)
 		return;
 	d->decision = out.decision;
-	if (out.standby)
-		d->sample_ms = nfswb_policy_standby_interval_ms(
-			out.bound_bytes, out.decision.target_bytes,
-			out.bandwidth, t->interval_ms);
+	d->sample_ms = out.sample_ms;
+	if (out.commits_often != d->commits_often)
+		xlog(L_DEBUG, "bdi %s: %s", d->id.bdi, out.commits_often ?
+		     "the clients commit often: doing nothing, sampling once a second" :
+		     "the clients' COMMITs no longer keep the backlog small");
+	d->commits_often = out.commits_often;
+	d->commits_often_samples += out.commits_often;
 	if (d->decision.cap_change)
 		d->dry_cap = d->decision.cap_bytes;
 

@@ -14,15 +14,24 @@
  * writes 32 MiB/s in order; no kernel flusher.  Simulated time, 1 ms
  * steps.
  *
+ * The daemon is sampled when the step says (out.sample_ms): every
+ * 100 ms, longer standing by, once a second where the clients commit
+ * often.
+ *
  * Checked: with COMMITs every 256 KiB at 1 MiB/s (the backlog never
  * where write-behind begins) the written bound lets the device stand by
- * most intervals where the bdi's bound lets it stand by in none, and
- * nothing else changes (no kick either way, the same COMMIT latencies);
- * with COMMITs every 2 MiB at 5 MiB/s (the lab's tempfile) it writes
- * behind and measures every interval either way, the same kicks; with
- * 64 MiB between COMMITs it kicks as without the bound and the COMMITs
- * wait as long; writes that nfsd does not count break the bound at the
- * first look, and the device kicks as without it.
+ * or do nothing at most samples, a quarter as many of them, where the
+ * bdi's bound lets it stand by at none, and nothing else changes (no
+ * kick either way, the same COMMIT latencies).  With COMMITs every 2 MiB
+ * at 5 MiB/s (the lab's tempfile) the bdi's bound writes behind,
+ * measuring every interval; the written bound sees the clients commit
+ * often and does nothing, once a second, its COMMITs waiting as stock's
+ * (here, where the device writes exactly its rate, write-behind would
+ * halve them: 62 against 31 ms; in the lab's tempfile it did not, and
+ * cost client fsync p99, RESULTS.md).  With 64 MiB between COMMITs it
+ * kicks as without the bound and the COMMITs wait as long; writes that
+ * nfsd does not count break the bound at the first look, and the device
+ * kicks as without it.
  */
 #include "config.h"
 
@@ -52,7 +61,8 @@ struct tsim {
 	struct nfswb_written_bound wb;
 	bool standby, broke;
 	struct nfswb_policy_memory memory;
-	uint64_t kicks, intervals, standby_intervals;
+	uint64_t kicks, intervals, standby_intervals, often_intervals;
+	uint64_t next_ms;		/* the next sample, as the step says */
 };
 
 static void tsim_sample(struct tsim *m)
@@ -75,6 +85,8 @@ static void tsim_sample(struct tsim *m)
 	m->broke |= out.bound_broke;
 	m->intervals++;
 	m->standby_intervals += out.standby;
+	m->often_intervals += out.commits_often;
+	m->next_ms = m->now_ms + out.sample_ms;
 	m->kicks += sim_kick(&m->dev, &m->c.dirty, out.decision.kick_bytes,
 			     m->now_ms);
 }
@@ -96,19 +108,25 @@ static void tsim_ms(struct tsim *m)
 	sim_device_write(&m->dev, can, can, depth, m->now_ms, sim_woken_one,
 			 &m->c.waiting);
 	m->now_ms++;
-	if (m->now_ms % 100 == 0)
+	if (m->now_ms >= m->next_ms)
 		tsim_sample(m);
 }
 
 struct outcome {
 	unsigned int commits;
 	uint64_t p50, p99, kicks;
-	double standby;		/* share of the intervals stood by */
+	double standby;		/* share of the samples stood by */
+	double often;		/* share at which the clients committed often */
+	uint64_t samples;
 	bool broke;
 };
 
-static struct outcome run(double rate, double fsync_every, bool use_bound,
-			  double counted, const char *label)
+/* @bound: the bound the step gets; NO_DAEMON: stock, no step at all. */
+enum sim_bound { BDI_BOUND, WRITTEN_BOUND, NO_DAEMON };
+
+static struct outcome run(double rate, double fsync_every,
+			  enum sim_bound bound, double counted,
+			  const char *label)
 {
 	static struct tsim m;
 	struct outcome o = { 0 };
@@ -117,9 +135,10 @@ static struct outcome run(double rate, double fsync_every, bool use_bound,
 	memset(&m, 0, sizeof(m));
 	m.c.rate = rate;
 	m.c.commit_every = fsync_every;
-	m.use_bound = use_bound;
+	m.use_bound = bound == WRITTEN_BOUND;
 	m.counted = counted;
 	m.now_ms = 1000;
+	m.next_ms = bound == NO_DAEMON ? UINT64_MAX : 1100;
 	m.temp_born_ms = 1000;
 	nfswb_estimator_init(&m.est, NULL);
 	for (uint64_t t = 0; t < RUN_MS; t++)
@@ -134,58 +153,72 @@ static struct outcome run(double rate, double fsync_every, bool use_bound,
 	o.p50 = sim_percentile(m.dev.lat + skip, o.commits, 50);
 	o.p99 = sim_percentile(m.dev.lat + skip, o.commits, 99);
 	o.kicks = m.kicks;
-	o.standby = (double)m.standby_intervals / (double)m.intervals;
+	o.samples = m.intervals;
+	o.standby = o.samples ? (double)m.standby_intervals / o.samples : 0;
+	o.often = o.samples ? (double)m.often_intervals / o.samples : 0;
 	o.broke = m.broke;
-	printf("tempfile %.0f MiB/s, COMMIT every %g MiB, %s: %u COMMITs, p50 %" PRIu64 " p99 %" PRIu64 " ms, %" PRIu64 " kicks, stood by %.0f %%%s\n",
+	printf("tempfile %.0f MiB/s, COMMIT every %g MiB, %s: %u COMMITs, p50 %" PRIu64 " p99 %" PRIu64 " ms, %" PRIu64 " kicks, %" PRIu64 " samples, stood by %.0f %%, commits often %.0f %%%s\n",
 	       rate / MiB, fsync_every / MiB, label, m.dev.ncommits, o.p50,
-	       o.p99, o.kicks, 100 * o.standby,
+	       o.p99, o.kicks, o.samples, 100 * o.standby, 100 * o.often,
 	       o.broke ? ", written bound broken" : "");
 	return o;
 }
 
 int main(void)
 {
-	struct outcome bdi, wb, big_bdi, big_wb, other;
+	struct outcome stock, bdi, wb, big_bdi, big_wb, other;
 
 	/*
 	 * COMMITs so often that the backlog stays below where write-behind
-	 * begins (1 MiB/s, a COMMIT every 256 KiB): nothing to kick.
+	 * begins (1 MiB/s, a COMMIT every 256 KiB): nothing to kick.  The
+	 * written bound lets the device stand by, and then the clients are
+	 * seen to commit often: it samples once a second.
 	 */
-	bdi = run(1 * MiB, 0.25 * MiB, false, 1, "bdi bound");
-	wb = run(1 * MiB, 0.25 * MiB, true, 1, "written bound");
+	bdi = run(1 * MiB, 0.25 * MiB, BDI_BOUND, 1, "bdi bound");
+	wb = run(1 * MiB, 0.25 * MiB, WRITTEN_BOUND, 1, "written bound");
 	T_CHECK(bdi.standby < 0.05, "bdi bound: stood by %.0f %% beside 64 MiB of temp files",
 		100 * bdi.standby);
-	T_CHECK(wb.standby >= 0.8 && !wb.broke,
-		"written bound: stood by %.0f %%, want at least 80 %%",
-		100 * wb.standby);
+	T_CHECK(wb.standby + wb.often >= 0.8 && !wb.broke &&
+		wb.samples * 4 < bdi.samples,
+		"written bound: stood by %.0f %%, commits often %.0f %%, %" PRIu64 " samples (%" PRIu64 " with the bdi's)",
+		100 * wb.standby, 100 * wb.often, wb.samples, bdi.samples);
 	T_CHECK(bdi.kicks == 0 && wb.kicks == 0 && wb.p99 == bdi.p99 &&
 		wb.commits == bdi.commits,
 		"standing by changed a decision: %" PRIu64 "/%" PRIu64 " kicks, p99 %" PRIu64 "/%" PRIu64 " ms",
 		bdi.kicks, wb.kicks, bdi.p99, wb.p99);
 
 	/*
-	 * The lab's tempfile, 5 MiB/s and a COMMIT every 2 MiB: written
-	 * behind, measured every interval whichever the bound.
+	 * The lab's tempfile, 5 MiB/s and a COMMIT every 2 MiB.  With the
+	 * bdi's bound nothing tells that the clients commit often: written
+	 * behind, measured every interval.  With the written bound the
+	 * device does nothing after its first looks, once a second, and its
+	 * COMMITs wait as stock's do.
 	 */
-	bdi = run(5 * MiB, 2 * MiB, false, 1, "bdi bound");
-	wb = run(5 * MiB, 2 * MiB, true, 1, "written bound");
-	T_CHECK(bdi.kicks > 100 && wb.kicks == bdi.kicks && wb.p99 == bdi.p99,
-		"2 MiB COMMITs: %" PRIu64 "/%" PRIu64 " kicks, p99 %" PRIu64 "/%" PRIu64 " ms",
-		bdi.kicks, wb.kicks, bdi.p99, wb.p99);
+	stock = run(5 * MiB, 2 * MiB, NO_DAEMON, 1, "stock");
+	bdi = run(5 * MiB, 2 * MiB, BDI_BOUND, 1, "bdi bound");
+	wb = run(5 * MiB, 2 * MiB, WRITTEN_BOUND, 1, "written bound");
+	T_CHECK(bdi.kicks > 100 && bdi.often == 0,
+		"2 MiB COMMITs, bdi bound: %" PRIu64 " kicks, commits often %.0f %%",
+		bdi.kicks, 100 * bdi.often);
+	T_CHECK(wb.often >= 0.8 && wb.kicks <= 10 &&
+		wb.samples * 4 < bdi.samples && wb.p99 <= stock.p99,
+		"2 MiB COMMITs, written bound: commits often %.0f %%, %" PRIu64 " kicks, %" PRIu64 " samples, p99 %" PRIu64 " ms (stock %" PRIu64 ")",
+		100 * wb.often, wb.kicks, wb.samples, wb.p99, stock.p99);
 
 	/* 12 MiB/s and 64 MiB between COMMITs: the policy must kick. */
-	big_bdi = run(12 * MiB, 64 * MiB, false, 1, "bdi bound");
-	big_wb = run(12 * MiB, 64 * MiB, true, 1, "written bound");
+	big_bdi = run(12 * MiB, 64 * MiB, BDI_BOUND, 1, "bdi bound");
+	big_wb = run(12 * MiB, 64 * MiB, WRITTEN_BOUND, 1, "written bound");
 	T_CHECK(big_bdi.kicks > 50 && big_wb.kicks >= big_bdi.kicks * 9 / 10 &&
-		big_wb.p99 <= big_bdi.p99 * 11 / 10,
-		"64 MiB COMMITs: %" PRIu64 " kicks, p99 %" PRIu64 " ms with the written bound, %" PRIu64 " and %" PRIu64 " without",
-		big_wb.kicks, big_wb.p99, big_bdi.kicks, big_bdi.p99);
+		big_wb.p99 <= big_bdi.p99 * 11 / 10 && big_wb.often == 0,
+		"64 MiB COMMITs: %" PRIu64 " kicks, p99 %" PRIu64 " ms, commits often %.0f %% with the written bound, %" PRIu64 " and %" PRIu64 " without",
+		big_wb.kicks, big_wb.p99, 100 * big_wb.often, big_bdi.kicks,
+		big_bdi.p99);
 
 	/*
 	 * Another server's writes: an idle knfsd's count never moves, so
 	 * the bound never stands in, and the device kicks as without it.
 	 */
-	other = run(12 * MiB, 64 * MiB, true, 0, "uncounted writes");
+	other = run(12 * MiB, 64 * MiB, WRITTEN_BOUND, 0, "uncounted writes");
 	T_CHECK(!other.broke && other.kicks == big_bdi.kicks &&
 		other.p99 == big_bdi.p99,
 		"uncounted writes: broken %d, %" PRIu64 " kicks, p99 %" PRIu64 " ms; without the bound %" PRIu64 ", %" PRIu64 " ms",
@@ -195,7 +228,8 @@ int main(void)
 	 * Both servers writing (knfsd a little): the count moves, the bound
 	 * stands in, and the first look after it ages breaks it.
 	 */
-	other = run(12 * MiB, 64 * MiB, true, 0.02, "mostly uncounted writes");
+	other = run(12 * MiB, 64 * MiB, WRITTEN_BOUND, 0.02,
+		    "mostly uncounted writes");
 	T_CHECK(other.broke && other.p99 <= big_bdi.p99 * 11 / 10,
 		"mostly uncounted writes: broken %d, p99 %" PRIu64 " ms, %" PRIu64 " without",
 		other.broke, other.p99, big_bdi.p99);

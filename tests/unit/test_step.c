@@ -213,6 +213,79 @@ static void write_at(struct nfswb_estimator *est, struct nfswb_step_in *in,
 }
 
 /*
+ * When the step says to sample next: the interval while measuring, the
+ * standby interval standing by, a second where the clients commit often
+ * (files mode's written bound: 1 MiB arrives between looks, COMMITs
+ * clean it), which also stops write-behind: 1.5 MiB found at a look of
+ * data arriving at a quarter of the device's speed is kicked before,
+ * not after.
+ */
+static void test_schedule(void)
+{
+	struct nfswb_written_bound w = { 0 };
+	struct nfswb_blkstat st = { .nfields = 17 };
+	struct nfswb_step_in in = {
+		.stat = &st, .decide = true, .have_bound = true,
+		.dirty_bound_bytes = 999 * MiB,
+		.policy = { .now_ms = 1000, .interval_ms = 100,
+			    .background_time_ms = 1000 },
+	};
+	struct nfswb_step_out out;
+	struct nfswb_estimator est;
+	uint64_t written = 100 * MiB;
+	int i;
+
+	nfswb_estimator_init(&est, NULL);	/* cold: 32 MiB/s */
+	nfswb_step(&est, &in, &out);
+	T_CHECK(!out.standby && out.sample_ms == 100,
+		"measuring: sampled every interval, not %" PRIu64 " ms",
+		out.sample_ms);
+	in.dirty_bound_bytes = 0;
+	nfswb_step(&est, &in, &out);
+	T_CHECK(out.standby && out.sample_ms == 1000,
+		"standing by, 32 MiB from the target at 32 MiB/s: %" PRIu64
+		" ms", out.sample_ms);
+
+	/* 8 MiB/s for 2 s: write-behind may begin from 1 MiB. */
+	in.dirty_bound_bytes = 999 * MiB;
+	write_at(&est, &in, &st, 8 * MiB, 20, &out);
+	in.written_bound = &w;
+	in.have_written = true;
+	for (i = 0; i < 2 * NFSWB_COMMITS_OFTEN_LOOKS && !out.commits_often;
+	     i++) {
+		in.written_bytes = written;
+		in.policy.nfs_dirty_bytes = i % 2 ? 0 : MiB / 2;
+		in.policy.memory = out.decision.memory;
+		in.standby_in_force = out.standby;
+		write_at(&est, &in, &st, 8 * MiB, 1, &out);
+		written += MiB;
+	}
+	T_CHECK(out.commits_often && out.sample_ms == 1000 &&
+		!out.standby && i <= NFSWB_COMMITS_OFTEN_LOOKS + 1,
+		"COMMITs every 2 MiB: often %d after %d looks, next in %"
+		PRIu64 " ms", out.commits_often, i, out.sample_ms);
+	/* 1.5 MiB at a quarter of the device's speed: no write-behind. */
+	in.written_bytes = written + 2 * MiB;
+	in.policy.nfs_dirty_bytes = 3 * MiB / 2;
+	in.policy.memory = out.decision.memory;
+	write_at(&est, &in, &st, 8 * MiB, 1, &out);
+	T_CHECK(out.commits_often && out.have_write_rate &&
+		!out.decision.kick_bytes && !out.decision.memory.continuous,
+		"commits often: kicked %" PRIu64 ", continuous %d",
+		out.decision.kick_bytes, out.decision.memory.continuous);
+	/* The clients stop committing: 11 MiB arrived, 8 still dirty. */
+	in.written_bytes += 11 * MiB;
+	in.policy.nfs_dirty_bytes = 8 * MiB;
+	in.policy.memory = out.decision.memory;
+	write_at(&est, &in, &st, 8 * MiB, 1, &out);
+	T_CHECK(!out.commits_often && out.sample_ms == 100 &&
+		out.decision.kick_bytes,
+		"8 of 11 MiB left dirty: often %d, next in %" PRIu64
+		" ms, kicked %" PRIu64, out.commits_often, out.sample_ms,
+		out.decision.kick_bytes);
+}
+
+/*
  * A cold estimator on a clean device sampled at 1 s, interval 100 ms,
  * background_time 1 s: the first sample, the baseline, is taken.
  */
@@ -397,6 +470,7 @@ int main(void)
 	test_table();
 	test_sampling();
 	test_standby();
+	test_schedule();
 	test_pace();
 	test_floor();
 	test_continuous();
