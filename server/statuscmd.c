@@ -210,8 +210,9 @@ int nfswbd_status_cmd(const struct nfswbd_cmdline *cl, bool json)
 	printf(", %s, interval %" PRIu64 "ms",
 	       nfswb_jget_str(&doc, "mode", "?"),
 	       u64_or0(&doc, "interval_ms"));
+	/* Longer while every device stands by or does nothing. */
 	if (u64_or0(&doc, "sampling_ms") > u64_or0(&doc, "interval_ms"))
-		printf(" (standby: sampling every %" PRIu64 "ms)",
+		printf(" (sampling every %" PRIu64 "ms)",
 		       u64_or0(&doc, "sampling_ms"));
 	printf("\n");
 	printf("  up          ");

@@ -14,7 +14,7 @@ wait_for 10 test -s "$WORK/state/status.json" ||
 
 out=$("$NFSWBD" --status --state-dir "$WORK/state") || fail "--status failed"
 echo "$out"
-for want in "^nfswbd .*, pid [0-9]*, dry-run, interval 100ms\\( (standby: sampling every [0-9]*ms)\\)\\{0,1\\}$" \
+for want in "^nfswbd .*, pid [0-9]*, dry-run, interval 100ms\\( (sampling every [0-9]*ms)\\)\\{0,1\\}$" \
 	"^  up          [0-9]*m[0-9]*s (since 20[0-9-]* [0-9:]*), status written [0-9.]* s ago$" \
 	"^  reloads     0$" "^  metrics     off$" "^  last error  none$" \
 	"^$BDI  " "^  exports     $WORK/export1$" "^  mode        auto" \
@@ -59,6 +59,17 @@ json.dump(doc, open(sys.argv[1], "w"))
 PY
 ! "$NFSWBD" --status --state-dir "$WORK/sbstate" | grep -q "standing by" ||
 	fail "--status says standing by for a device that measures"
+# One whose clients commit often says it does nothing, and why.
+python3 - "$WORK/sbstate/status.json" <<'PY' || fail "python3"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+doc["devices"][0]["commits_often"] = True
+doc["devices"][0]["commits_often_samples"] = 12
+json.dump(doc, open(sys.argv[1], "w"))
+PY
+"$NFSWBD" --status --state-dir "$WORK/sbstate" |
+	grep -q "^  doing nothing: the clients' COMMITs keep the backlog small (12 samples)$" ||
+	fail "--status does not say the clients commit often"
 
 # A failed reload, then a good one: counted, dated, the error kept.
 pid=${PIDS# }
