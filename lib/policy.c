@@ -219,7 +219,7 @@ uint64_t nfswb_policy_standby_target(const struct nfswb_policy_in *in,
 	if (continuous)
 		return 0;
 	/* Where write-behind may begin: its beginning is measured. */
-	if (may_write_behind(in))
+	if (may_write_behind(in) && !in->commits_often)
 		return continuous_floor(in->background_min) <<
 		       NFSWB_STANDBY_LEAVE_SHIFT;
 	return target_now(in, false);

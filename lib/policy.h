@@ -207,10 +207,11 @@ bool nfswb_policy_standby(uint64_t bound, uint64_t target, bool in_force);
  * nfswb_policy_standby_target - the @target nfswb_policy_standby() is
  * given: the target nfswb_policy_decide() works to (nfswb_policy_target()
  * of the pace, 0 while it writes behind), except where the device could write
- * behind (data at most at half the bandwidth, nfswb_policy_continuous):
- * there twice the lowered floor, so that it measures again once its
- * bound reaches the backlog write-behind begins at (1 MiB by default),
- * and stands by again below half that.
+ * behind (data at most at half the bandwidth, nfswb_policy_continuous,
+ * and the clients not committing often): there twice the lowered floor,
+ * so that it measures again once its bound reaches the backlog
+ * write-behind begins at (1 MiB by default), and stands by again below
+ * half that.
  * @in: the rates and the floor are read
  * @continuous: it writes behind now (then 0: it does not stand by)
  */
@@ -275,8 +276,10 @@ uint64_t nfswb_policy_standby_interval_ms(uint64_t bound, uint64_t target,
  * MiB; seqwrite every 4 MiB, where write-behind takes COMMIT p99 from 164
  * to 33 ms.  This is counted while writing behind too: the daemon's own
  * kicks are not the clients' COMMITs.  First do no harm: such a device
- * does nothing at all, no write-behind and one look every
- * NFSWB_COMMITS_OFTEN_INTERVAL_MS, until a look finds more than that
+ * does nothing at all: no write-behind, and one sample every
+ * NFSWB_COMMITS_OFTEN_INTERVAL_MS, standing by under the ordinary target
+ * where its bound allows (a look at a 256 MiB file rewritten at random
+ * costs more than a standby sample), until a look finds more than that
  * backlog, or more than 3/4 of what arrived since the last one still
  * dirty (the clients stopped committing).  Kicks above the target go on.
  */

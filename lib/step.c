@@ -41,12 +41,9 @@ void nfswb_step_sample(struct nfswb_estimator *est,
 		out->bound_written = true;
 		have_bound = true;
 	}
-	/*
-	 * Where it writes behind, or may begin to: write-behind's
-	 * thresholds.  Where the clients commit often, each sample looks:
-	 * they are a second apart, and each look is counted.
-	 */
-	if (in->decide && have_bound && !commits_often(in))
+	/* Where it writes behind, or may begin to: write-behind's thresholds. */
+	p.commits_often = commits_often(in);
+	if (in->decide && have_bound)
 		out->standby = nfswb_policy_standby(
 			out->bound_bytes,
 			nfswb_policy_standby_target(&p, p.memory.continuous),
@@ -78,6 +75,7 @@ void nfswb_step_decide(struct nfswb_estimator *est,
 	out->decision.standby = out->standby;
 	out->commits_often = p.commits_often;
 	out->decided = true;
+	/* Standing by or not, a second apart; a standby sample costs less. */
 	if (p.commits_often)
 		out->sample_ms = p.interval_ms > NFSWB_COMMITS_OFTEN_INTERVAL_MS ?
 				 p.interval_ms : NFSWB_COMMITS_OFTEN_INTERVAL_MS;
