@@ -267,15 +267,14 @@ uint64_t nfswb_policy_commits_often_backlog(uint64_t bg_min)
 }
 
 bool nfswb_commits_often_look(struct nfswb_commits_often *c,
-			      uint64_t arrived, uint64_t cleaned,
-			      uint64_t measured, uint64_t max_backlog)
+			      uint64_t arrived, uint64_t commits,
+			      uint64_t cleaned, uint64_t measured,
+			      uint64_t max_backlog)
 {
 	c->arrived = nfswb_add_sat(decay(c->arrived), arrived);
-	/* Others cleaned something worth a COMMIT: one more allowed. */
 	c->allowed = nfswb_add_sat(decay(c->allowed),
-				   cleaned >= max_backlog /
-					      NFSWB_COMMITS_OFTEN_SEEN_DIV ?
-				   max_backlog : 0);
+				   nfswb_mul_sat(commits, max_backlog));
+	c->cleaned = nfswb_add_sat(decay(c->cleaned), cleaned);
 	c->peak = decay(c->peak);
 	if (measured > c->peak)
 		c->peak = measured;
@@ -288,6 +287,7 @@ bool nfswb_commits_often_look(struct nfswb_commits_often *c,
 		c->often = c->looks >= NFSWB_COMMITS_OFTEN_LOOKS &&
 			   c->arrived >= max_backlog &&
 			   c->arrived <= c->allowed &&
+			   nfswb_mul_sat(c->cleaned, 4) >= c->arrived &&
 			   c->peak <= max_backlog;
 	return c->often;
 }
@@ -306,7 +306,8 @@ bool nfswb_written_bound_get(const struct nfswb_written_bound *w,
 
 bool nfswb_written_bound_look(struct nfswb_written_bound *w,
 			      uint64_t measured, uint64_t written,
-			      uint64_t now_ms, uint64_t max_backlog)
+			      uint64_t commits, uint64_t now_ms,
+			      uint64_t max_backlog)
 {
 	bool broke = false;
 
@@ -325,6 +326,8 @@ bool nfswb_written_bound_look(struct nfswb_written_bound *w,
 			w->proven = true;
 		if (w->proven && !w->broken)
 			nfswb_commits_often_look(&w->commits, arrived,
+						 commits >= w->base_commits ?
+						 commits - w->base_commits : 0,
 						 left > measured ?
 						 left - measured : 0,
 						 measured, max_backlog);
@@ -333,6 +336,7 @@ bool nfswb_written_bound_look(struct nfswb_written_bound *w,
 		w->commits.often = false;
 	w->base_dirty = measured;
 	w->base_written = written;
+	w->base_commits = commits;
 	w->base_kick = 0;
 	w->base_ms = now_ms;
 	w->have_base = true;

@@ -262,34 +262,40 @@ uint64_t nfswb_policy_standby_interval_ms(uint64_t bound, uint64_t target,
 
 /*
  * Clients that commit often.  Between two looks nfsd wrote what its
- * count grew by; what of it the second look no longer finds dirty, less
- * what the daemon kicked, others cleaned: the clients' COMMITs, or the
- * flusher.  A look at which others cleaned at least a sixteenth of
- * nfswb_policy_commits_often_backlog() saw a COMMIT.  Where over the
- * recent looks (decayed sums, about 16 of them) at most that backlog, 3
- * MiB by default, arrived per COMMIT seen, and no look found more dirty,
- * a COMMIT finds at most that much to write: write-behind, which begins
- * at a third of it, could spare it little, and sampling every interval
- * costs what nfsd could use (the lab's tempfile, 6.12 on one emulated
- * CPU: client fsync p99 1.16x stock's sampled every 100 ms, stock's once
- * a second).  The lab's randwrite, reread and tempfile COMMIT every 2
- * MiB; seqwrite every 4 MiB, where write-behind takes COMMIT p99 from 164
- * to 33 ms.  This is counted while writing behind too: the daemon's own
- * kicks are not the clients' COMMITs.  First do no harm: such a device
+ * count grew by and was sent what its COMMIT count grew by (both on
+ * every device at once); what of the writes the second look no longer
+ * finds dirty, less what the daemon kicked, others cleaned: the
+ * clients' COMMITs, or the flusher.  Where over the recent looks
+ * (decayed sums, about 16 of them) at most nfswb_policy_commits_often_
+ * backlog(), 3 MiB by default, arrived per COMMIT, others cleaned at
+ * least a quarter of what arrived (the COMMITs are this device's), and
+ * no look found more dirty, a COMMIT finds at most that much to write
+ * (judged from the sixteenth look on: over fewer, a file COMMITted every
+ * 4 MiB can show 3 MiB a COMMIT between the window's edges):
+ * write-behind, which begins at a third of it, could spare it little,
+ * and sampling every interval costs what nfsd could use (the lab's
+ * tempfile, 6.12 on one emulated CPU: client fsync p99 1.16x stock's
+ * sampled every 100 ms, stock's once a second).  The lab's randwrite,
+ * reread and tempfile COMMIT every 2 MiB; seqwrite every 4 MiB, where
+ * write-behind takes COMMIT p99 from 164 to 33 ms.  COMMITs are
+ * counted, not guessed from the cleaning: a slow device cleans one
+ * COMMIT's pages over several looks (6.12's seqwrite, its 4 MiB per
+ * COMMIT taken for less than 3 MiB).  First do no harm: such a device
  * does nothing at all: no write-behind, and one sample every
  * NFSWB_COMMITS_OFTEN_INTERVAL_MS, standing by under the ordinary target
  * where its bound allows (a look at a 256 MiB file rewritten at random
  * costs more than a standby sample), until a look finds more than that
  * backlog, or more than 3/4 of what arrived since the last one still
  * dirty (the clients stopped committing).  Kicks above the target go on.
+ * Without nfsd's COMMIT count it is never so.
  */
 #define NFSWB_COMMITS_OFTEN_INTERVAL_MS	1000
-#define NFSWB_COMMITS_OFTEN_LOOKS	8
-#define NFSWB_COMMITS_OFTEN_SEEN_DIV	16
+#define NFSWB_COMMITS_OFTEN_LOOKS	16
 
 struct nfswb_commits_often {
 	uint64_t arrived;	/* what nfsd wrote between looks, decayed sum */
-	uint64_t allowed;	/* the backlog per COMMIT seen, decayed sum */
+	uint64_t allowed;	/* the backlog per COMMIT sent, decayed sum */
+	uint64_t cleaned;	/* what others cleaned, decayed sum */
 	uint64_t peak;		/* the largest backlog a look found lately */
 	unsigned int looks;	/* looks counted, up to NFSWB_COMMITS_OFTEN_LOOKS */
 	bool often;		/* the device does nothing */
@@ -299,6 +305,7 @@ struct nfswb_commits_often {
  * nfswb_commits_often_look - count one look for struct nfswb_commits_often.
  * @c: its state
  * @arrived: what nfsd wrote since the last look, bytes
+ * @commits: the COMMITs nfsd was sent since then
  * @cleaned: what others cleaned since then, bytes
  * @measured: the NFS-written dirty bytes this look found
  * @max_backlog: the most a COMMIT may find where clients commit often
@@ -306,8 +313,9 @@ struct nfswb_commits_often {
  * Return: @c->often after this look.
  */
 bool nfswb_commits_often_look(struct nfswb_commits_often *c,
-			      uint64_t arrived, uint64_t cleaned,
-			      uint64_t measured, uint64_t max_backlog);
+			      uint64_t arrived, uint64_t commits,
+			      uint64_t cleaned, uint64_t measured,
+			      uint64_t max_backlog);
 
 /**
  * nfswb_policy_commits_often_backlog - three times the backlog
@@ -320,6 +328,7 @@ uint64_t nfswb_policy_commits_often_backlog(uint64_t bg_min);
 struct nfswb_written_bound {
 	uint64_t base_dirty;	/* NFS-written dirty bytes the last look found */
 	uint64_t base_written;	/* nfsd's count at that look */
+	uint64_t base_commits;	/* nfsd's COMMIT count then */
 	uint64_t base_kick;	/* what that look's decision kicked */
 	uint64_t base_ms;	/* when */
 	bool have_base;
@@ -345,8 +354,9 @@ bool nfswb_written_bound_get(const struct nfswb_written_bound *w,
 
 /**
  * nfswb_written_bound_look - a look at the files measured @measured
- * NFS-written dirty bytes while nfsd's count was @written: check the
- * bound against it, then start it over from there.
+ * NFS-written dirty bytes while nfsd's count was @written and its COMMIT
+ * count @commits (always 0 where it has none): check the bound against
+ * it, then start it over from there.
  *
  * The look may exceed the bound a little: it extrapolates files it did
  * not refresh this time.  It breaks the bound when it finds more than
@@ -358,7 +368,8 @@ bool nfswb_written_bound_get(const struct nfswb_written_bound *w,
  */
 bool nfswb_written_bound_look(struct nfswb_written_bound *w,
 			      uint64_t measured, uint64_t written,
-			      uint64_t now_ms, uint64_t max_backlog);
+			      uint64_t commits, uint64_t now_ms,
+			      uint64_t max_backlog);
 
 /*
  * Local writers (mode=auto).  The kernel knob is a threshold on all the

@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -93,33 +94,75 @@ int nfswb_kfile_keyed_u64(struct nfswb_kfile *f, const char *key,
 }
 
 /*
- * nfsd's stats start "rc HITS MISSES NOCACHE", "fh STALE 0 0 0 0", then
- * "io READ WRITE": the counters are in its first hundred bytes, and a
- * short read keeps seq_file from formatting the per-op tables after them.
+ * nfsd's stats: "rc", "fh", "io READ WRITE", then per version "procN
+ * COUNT" and COUNT numbers, one per procedure, and "proc4ops COUNT" and
+ * one per operation.  nfsd formats the whole text at each read
+ * (single_open), so reading all of it costs no more than its head; 76
+ * operations of up to 20 digits fit.
  */
-#define NFSD_STATS_HEAD	256
+#define NFSD_STATS_MAX		4096
+#define NFSD_PROC3_COMMIT	21	/* NFSPROC3_COMMIT */
+#define NFSD_OP_COMMIT		5	/* OP_COMMIT */
 
-int nfswb_nfsd_written(struct nfswb_kfile *f, uint64_t *bytes)
+/*
+ * The @index-th number after "@key COUNT" on @line (a whole line, to
+ * @end); false when @line is not @key's or has no such number.
+ */
+static bool nfsd_table_nth(const char *line, const char *end,
+			   const char *key, unsigned int index, uint64_t *v)
 {
-	char text[NFSD_STATS_HEAD];
-	uint64_t rd, wr;
+	size_t klen = strlen(key);
+	const char *p = line + klen;
+	unsigned long long count, n = 0;
+	char *next;
+
+	if (strncmp(line, key, klen) || *p != ' ')
+		return false;
+	errno = 0;
+	count = strtoull(p, &next, 10);
+	if (next == p || errno || count <= index)
+		return false;
+	for (p = next; p < end; p = next) {
+		n = strtoull(p, &next, 10);
+		if (next == p || next > end || errno)
+			return false;
+		if (!index--) {
+			*v = n;
+			return true;
+		}
+	}
+	return false;
+}
+
+int nfswb_nfsd_counts(struct nfswb_kfile *f, struct nfswb_nfsd_counts *c)
+{
+	char text[NFSD_STATS_MAX];
+	uint64_t rd, v;
+	bool have_io = false;
 	int ret = nfswb_kfile_read_head(f, text, sizeof(text));
 
 	if (ret < 0)
 		return ret;
+	memset(c, 0, sizeof(*c));
 	for (const char *line = text; *line;) {
 		const char *nl = strchr(line, '\n');
 
 		if (!nl)
 			break;	/* cut: not a whole line */
 		if (!strncmp(line, "io ", 3) &&
-		    sscanf(line + 3, "%" SCNu64 " %" SCNu64, &rd, &wr) == 2) {
-			*bytes = wr;
-			return 0;
+		    sscanf(line + 3, "%" SCNu64 " %" SCNu64, &rd,
+			   &c->written) == 2)
+			have_io = true;
+		else if (nfsd_table_nth(line, nl, "proc3", NFSD_PROC3_COMMIT,
+					&v) ||
+			 nfsd_table_nth(line, nl, "proc4ops", NFSD_OP_COMMIT,
+					&v)) {
+			c->commits += v;
+			c->has_commits = true;
 		}
 		line = nl + 1;
 	}
-	return -ENOENT;
+	return have_io ? 0 : -ENOENT;
 }
 
 char *nfswb_bdi_stats_path(const char *sysroot, const char *bdi, char *buf,

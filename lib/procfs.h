@@ -69,14 +69,25 @@ pid_t nfswb_proc_tgid(pid_t pid);
  */
 void nfswb_unescape_octal(char *s);
 
+/* knfsd's counters since nfsd started in this network namespace. */
+struct nfswb_nfsd_counts {
+	uint64_t written;	/* bytes its WRITEs wrote: "io"'s second number */
+	/*
+	 * COMMITs it was sent: NFSv3's (procedure 21 of "proc3") and
+	 * NFSv4's (operation 5 of "proc4ops"); has_commits false when
+	 * neither line is there whole.
+	 */
+	uint64_t commits;
+	bool has_commits;
+};
+
 /**
- * nfswb_nfsd_written - the bytes knfsd's WRITEs have written since nfsd
- * started in this network namespace: the second number of the "io" line
- * of /proc/net/rpc/nfsd (fs/nfsd/stats.c), held open as @f.
- * Returns 0 with *@bytes set, -ENOENT when the text has no whole "io"
- * line, or nfswb_kfile_read_head()'s error (-ENOENT: nfsd not loaded).
+ * nfswb_nfsd_counts - read knfsd's counters from /proc/net/rpc/nfsd
+ * (fs/nfsd/stats.c), held open as @f.
+ * Returns 0 with @c set, -ENOENT when the text has no whole "io" line, or
+ * nfswb_kfile_read_head()'s error (-ENOENT: nfsd not loaded).
  */
-int nfswb_nfsd_written(struct nfswb_kfile *f, uint64_t *bytes);
+int nfswb_nfsd_counts(struct nfswb_kfile *f, struct nfswb_nfsd_counts *c);
 
 /* Where nfswb_dirty_bound() found its number. */
 enum nfswb_dirty_bound_source {

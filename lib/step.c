@@ -66,7 +66,7 @@ void nfswb_step_decide(struct nfswb_estimator *est,
 	else if (in->written_bound && in->have_written)
 		out->bound_broke = nfswb_written_bound_look(
 			in->written_bound, p.nfs_dirty_bytes,
-			in->written_bytes, p.now_ms,
+			in->written_bytes, in->commits, p.now_ms,
 			nfswb_policy_commits_often_backlog(p.background_min));
 	p.commits_often = commits_often(in);
 	nfswb_policy_decide(&p, &out->decision);

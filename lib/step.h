@@ -39,14 +39,16 @@ struct nfswb_step_in {
 	bool standby_in_force;		/* it stood by last interval */
 	/*
 	 * The written bound (policy.h), when the mechanism's measurement
-	 * counts NFS's writes alone (files mode), and nfsd's count now
-	 * (have_written); NULL: none.  The device stands by with the
-	 * smaller of the two bounds; nfswb_step_decide() checks a measured
-	 * interval against it and starts it over from there.
+	 * counts NFS's writes alone (files mode), and nfsd's counts now
+	 * (have_written): the bytes it wrote, and the COMMITs it was sent
+	 * (0 when it does not count them); NULL: none.  The device stands
+	 * by with the smaller of the two bounds; nfswb_step_decide() checks
+	 * a measured interval against it and starts it over from there.
 	 */
 	struct nfswb_written_bound *written_bound;
 	bool have_written;
 	uint64_t written_bytes;
+	uint64_t commits;
 	/*
 	 * Every policy input except bandwidth and the write rate, which
 	 * the step fills in; memory is the last decision's.

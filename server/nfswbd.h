@@ -191,13 +191,13 @@ struct nfswbd_table {
 	struct nfswb_restore *restore;		/* when acting */
 	uint64_t present_ms;			/* devices last checked */
 	/*
-	 * nfsd's count of what it wrote is one for all devices (the written
-	 * bound, policy.h): read at most once a tick, whatever the number
-	 * of devices that use it.
+	 * nfsd's counts of what it wrote and of the COMMITs it was sent are
+	 * one for all devices (the written bound, policy.h): read at most
+	 * once a tick, whatever the number of devices that use them.
 	 */
 	struct nfswb_kfile nfsd_stats;		/* /proc/net/rpc/nfsd */
-	bool nfsd_written_ok;
-	uint64_t nfsd_written;			/* bytes, as of nfsd_read_ms */
+	bool nfsd_counts_ok;
+	struct nfswb_nfsd_counts nfsd_counts;	/* as of nfsd_read_ms */
 	uint64_t nfsd_read_ms;			/* 0: not read yet */
 };
 

@@ -95,12 +95,14 @@ static void sampling_reopen(struct nfswbd_dev *d)
 }
 
 /*
- * nfsd's count of the bytes it wrote, for the written bound: one read a
- * tick for all the devices sampled in it (the count is global).  False
- * when it cannot be read (nfsd not loaded, a Ganesha server).
+ * nfsd's counts of the bytes it wrote and of the COMMITs it was sent, for
+ * the written bound: one read a tick for all the devices sampled in it
+ * (the counts are global).  NULL when they cannot be read (nfsd not
+ * loaded, a Ganesha server).
  */
-static bool nfsd_written(const char *sysroot, struct nfswbd_table *t,
-			 uint64_t now_ms, uint64_t *bytes)
+static const struct nfswb_nfsd_counts *nfsd_counts(const char *sysroot,
+						   struct nfswbd_table *t,
+						   uint64_t now_ms)
 {
 	char path[PATH_MAX];
 
@@ -109,12 +111,11 @@ static bool nfsd_written(const char *sysroot, struct nfswbd_table *t,
 		nfswb_kfile_open(&t->nfsd_stats, path);
 	}
 	if (!t->nfsd_read_ms || t->nfsd_read_ms != now_ms) {
-		t->nfsd_written_ok = nfswb_nfsd_written(&t->nfsd_stats,
-							&t->nfsd_written) == 0;
+		t->nfsd_counts_ok = nfswb_nfsd_counts(&t->nfsd_stats,
+						      &t->nfsd_counts) == 0;
 		t->nfsd_read_ms = now_ms;
 	}
-	*bytes = t->nfsd_written;
-	return t->nfsd_written_ok;
+	return t->nfsd_counts_ok ? &t->nfsd_counts : NULL;
 }
 
 /**
@@ -184,7 +185,8 @@ static void auto_choose(const struct nfswbd_settings *s,
 	struct nfswb_local_watch *w = &d->local;
 	enum nfswb_local_verdict v, before = w->verdict;
 	enum nfswbd_dirty_source src;
-	uint64_t dirtied, written;
+	const struct nfswb_nfsd_counts *nfsd;
+	uint64_t dirtied;
 	char local[32];
 
 	/* The files are read only when a window can close. */
@@ -195,9 +197,9 @@ static void auto_choose(const struct nfswbd_settings *s,
 		return;		/* cannot tell: keeps what it has */
 	d->local_source = src;
 	/* No count of nfsd's (NFS-Ganesha): every dirtied byte is local. */
-	if (!nfsd_written(s->sysroot, t, now_ms, &written))
-		written = 0;
-	v = nfswb_local_watch_update(w, dirtied, written, now_ms);
+	nfsd = nfsd_counts(s->sysroot, t, now_ms);
+	v = nfswb_local_watch_update(w, dirtied, nfsd ? nfsd->written : 0,
+				     now_ms);
 	want = v == NFSWB_LOCAL_ABSENT ? d->auto_whole : d->auto_narrow;
 	/*
 	 * Say what the verdict is once it changes, whether or not it moves;
@@ -257,6 +259,7 @@ static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 {
 	struct nfswb_step_in in = { .decide = d->effective != NFSWB_MODE_OFF };
 	enum nfswbd_dirty_source bound_source = NFSWBD_DIRTY_NONE;
+	const struct nfswb_nfsd_counts *nfsd;
 	struct nfswb_step_out out;
 	struct nfswb_blkstat st;
 	int ret;
@@ -300,10 +303,13 @@ static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 	 * what it wrote bounds them between two looks (the written bound);
 	 * read every interval, as each look starts the bound over.
 	 */
-	if (in.decide && nfswbd_dirty_nfs_only(d) &&
-	    nfsd_written(s->sysroot, t, now_ms, &in.written_bytes)) {
+	nfsd = in.decide && nfswbd_dirty_nfs_only(d) ?
+	       nfsd_counts(s->sysroot, t, now_ms) : NULL;
+	if (nfsd) {
 		in.written_bound = &d->written;
 		in.have_written = true;
+		in.written_bytes = nfsd->written;
+		in.commits = nfsd->has_commits ? nfsd->commits : 0;
 	}
 
 	in.policy.now_ms = now_ms;

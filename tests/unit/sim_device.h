@@ -109,13 +109,14 @@ static inline double sim_device_write(struct sim_device *d, double speed,
 /*
  * The cheap bounds a device may stand by with, when they are not the NFS
  * dirty bytes themselves: BdiReclaimable counting a local writer's bytes
- * too, and nfsd's count of what it wrote for the written bound (NULL:
- * none).
+ * too, and nfsd's counts of what it wrote and of the COMMITs it was sent
+ * for the written bound (NULL: none).
  */
 struct sim_bounds {
 	double bdi;
 	struct nfswb_written_bound *written;
 	double written_bytes;
+	uint64_t commits;
 };
 
 /*
@@ -155,6 +156,7 @@ static inline void sim_device_step(const struct sim_device *d,
 		in.written_bound = bounds->written;
 		in.have_written = true;
 		in.written_bytes = (uint64_t)bounds->written_bytes;
+		in.commits = bounds->commits;
 	}
 	nfswb_step_sample(est, &in, out);
 	*standby = out->standby;
@@ -176,6 +178,7 @@ static inline void sim_device_step(const struct sim_device *d,
  */
 struct sim_client {
 	double rate, commit_every;
+	uint64_t commits;	/* COMMITs sent, as nfsd counts them */
 	double arrived;		/* written, to the next WRITE */
 	double dirty, since_commit;
 	bool waiting;
@@ -197,6 +200,7 @@ static inline double sim_client_ms(struct sim_client *c, struct sim_device *d,
 		wrote += SIM_WRITE_SIZE;
 		if (c->since_commit >= c->commit_every) {
 			sim_enqueue(d, c->dirty, 0, now_ms);
+			c->commits++;
 			c->dirty = 0;
 			c->since_commit = 0;
 			c->waiting = true;

@@ -72,6 +72,7 @@ static void tsim_sample(struct tsim *m)
 		.bdi = m->c.dirty + m->temp_dirty,
 		.written = m->use_bound ? &m->wb : NULL,
 		.written_bytes = m->written,
+		.commits = m->counted > 0 ? m->c.commits : 0,
 	};
 	struct nfswb_step_out out;
 

@@ -310,7 +310,7 @@ static void test_written_bound(void)
 
 		if (c->look) {
 			bool broke = nfswb_written_bound_look(&w, c->bytes,
-							      c->written,
+							      c->written, 0,
 							      c->ms, M(3));
 
 			T_CHECK(broke == c->want, "%s: broke %d", c->name,
@@ -328,37 +328,36 @@ static void test_written_bound(void)
 
 /*
  * Clients that commit often: a sequence of looks on one state, each
- * (what nfsd wrote since the last, what others cleaned since, what the
- * look found), with the verdict after it.  3 MiB the most a COMMIT may
- * find.  Until the verdict, looks come every interval (1 MiB apart, a
- * COMMIT of 2 MiB every other look); after it, a second apart.
+ * (what nfsd wrote since the last, the COMMITs it was sent, what others
+ * cleaned since, what the look found), with the verdict after it.  3 MiB
+ * the most a COMMIT may find.  Until the verdict, looks come every
+ * interval, 1 MiB apart, a COMMIT of 2 MiB every other look (the first
+ * NFSWB_COMMITS_OFTEN_LOOKS - 1 made by test_commits_often()); after
+ * it, a second apart.
  */
 static const struct often_case {
 	const char *name;
-	uint64_t arrived, cleaned, measured;
+	uint64_t arrived, commits, cleaned, measured;
 	bool often;
 } often_cases[] = {
-	{ "first look: not yet", M(1), 0, M(1), false },
-	{ "a COMMIT seen", M(1), M(2), 0, false },
-	{ "no COMMIT", M(1), 0, M(1), false },
-	{ "a COMMIT", M(1), M(2), 0, false },
-	{ "no COMMIT", M(1), 0, M(1), false },
-	{ "a COMMIT", M(1), M(2), 0, false },
-	{ "no COMMIT", M(1), 0, M(1), false },
-	{ "the eighth look, a COMMIT every 2 MiB: often", M(1), M(2), 0,
+	{ "the last of the first looks, a COMMIT every 2 MiB: often", M(1),
+	  1, M(2), 0, true },
+	{ "a second apart: 11 MiB, most committed", M(11), 5, M(10), M(2),
 	  true },
-	{ "a second apart: 11 MiB, most committed", M(11), M(10), M(2), true },
-	{ "an idle second keeps it", 0, 0, 0, true },
-	{ "a quarter cleaned still keeps it", M(8), M(2), M(2), true },
-	{ "more than 3 MiB found: over", M(11), M(10), M(3) + K(256),
+	{ "an idle second keeps it", 0, 0, 0, 0, true },
+	{ "a quarter cleaned still keeps it", M(8), 4, M(2), M(2), true },
+	{ "more than 3 MiB found: over", M(11), 5, M(10), M(3) + K(256),
 	  false },
-	{ "the peak holds it off", M(1), M(2), 0, false },
-	{ "and 11 MiB a COMMIT lately", M(1), 0, M(1), false },
-	{ "while they decay", M(1), M(2), 0, false },
+	{ "the peak holds it off", M(1), 1, M(2), 0, false },
+	{ "the peak decayed, a COMMIT every 2 MiB still: often", M(1), 1,
+	  M(2), 0, true },
+	{ "they stop committing: 8 of 11 MiB left dirty", M(11), 0, M(3),
+	  M(8), false },
+	{ "the peak holds it off", M(1), 1, M(2), 0, false },
 };
 
 /* What a pattern of looks, repeated, makes of a fresh state. */
-static bool often_after(const uint64_t (*looks)[3], size_t n,
+static bool often_after(const uint64_t (*looks)[4], size_t n,
 			unsigned int times)
 {
 	struct nfswb_commits_often c = { 0 };
@@ -368,37 +367,56 @@ static bool often_after(const uint64_t (*looks)[3], size_t n,
 		for (size_t i = 0; i < n && !often; i++)
 			often = nfswb_commits_often_look(&c, looks[i][0],
 							 looks[i][1],
-							 looks[i][2], M(3));
+							 looks[i][2],
+							 looks[i][3], M(3));
 	return often;
 }
 
 static void test_commits_often(void)
 {
 	/* A file COMMITted at its end every 4 MiB (seqwrite). */
-	static const uint64_t every4[][3] = {
-		{ M(1), 0, M(1) }, { M(1), 0, M(2) }, { M(1), 0, M(3) },
-		{ M(1), M(4), 0 },
+	static const uint64_t every4[][4] = {
+		{ M(1), 0, 0, M(1) }, { M(1), 0, 0, M(2) },
+		{ M(1), 0, 0, M(3) }, { M(1), 1, M(4), 0 },
 	};
 	/* The same written behind: the COMMIT finds the 1 MiB left. */
-	static const uint64_t every4_behind[][3] = {
-		{ M(1), 0, M(1) }, { M(1), 0, M(1) }, { M(1), 0, M(1) },
-		{ M(1), M(1), 0 },
+	static const uint64_t every4_behind[][4] = {
+		{ M(1), 0, 0, M(1) }, { M(1), 0, 0, M(1) },
+		{ M(1), 0, 0, M(1) }, { M(1), 1, M(1), 0 },
+	};
+	/*
+	 * The same on 6.12's slow disk: the COMMIT's pages are cleaned over
+	 * every look until the next (counting cleaning as COMMITs took this
+	 * for a COMMIT every 1 MiB).
+	 */
+	static const uint64_t every4_spread[][4] = {
+		{ M(1), 1, K(768), M(1) }, { M(1), 0, K(768), M(1) },
+		{ M(1), 0, K(768), M(1) }, { M(1), 0, K(768), M(1) },
 	};
 	/* Every 2 MiB written behind (tempfile, randwrite): yes. */
-	static const uint64_t every2_behind[][3] = {
-		{ M(1), 0, M(1) }, { M(1), M(1), 0 },
+	static const uint64_t every2_behind[][4] = {
+		{ M(1), 0, 0, M(1) }, { M(1), 1, M(1), 0 },
+	};
+	/* COMMITs every 1 MiB, but on another device: this one kicks all. */
+	static const uint64_t elsewhere[][4] = {
+		{ M(1), 1, 0, K(256) },
 	};
 	struct nfswb_commits_often c = { 0 };
 	struct nfswb_written_bound w = { 0 };
-	uint64_t written = M(100);
+	uint64_t written = M(100), commits = 7;
 	unsigned int i;
 
+	for (i = 0; i + 1 < NFSWB_COMMITS_OFTEN_LOOKS; i++)
+		T_CHECK(!nfswb_commits_often_look(&c, M(1), i % 2,
+						  i % 2 ? M(2) : 0,
+						  i % 2 ? 0 : M(1), M(3)),
+			"often after %u looks", i + 1);
 	for (size_t k = 0; k < sizeof(often_cases) / sizeof(often_cases[0]);
 	     k++) {
 		const struct often_case *o = &often_cases[k];
 		bool often = nfswb_commits_often_look(&c, o->arrived,
-						      o->cleaned, o->measured,
-						      M(3));
+						      o->commits, o->cleaned,
+						      o->measured, M(3));
 
 		T_CHECK(often == o->often, "%s: often %d, peak %" PRIu64
 			", allowed %" PRIu64 " for %" PRIu64, o->name, often,
@@ -406,10 +424,14 @@ static void test_commits_often(void)
 	}
 	T_CHECK(!often_after(every4, 4, 40) &&
 		!often_after(every4_behind, 4, 40) &&
-		often_after(every2_behind, 2, 8),
-		"COMMITs every 4 MiB: often %d, written behind %d; every 2 MiB written behind %d",
+		!often_after(every4_spread, 4, 40) &&
+		often_after(every2_behind, 2, 8) &&
+		!often_after(elsewhere, 1, 40),
+		"COMMITs every 4 MiB: often %d, written behind %d, cleaned slowly %d; every 2 MiB written behind %d; elsewhere %d",
 		often_after(every4, 4, 40), often_after(every4_behind, 4, 40),
-		often_after(every2_behind, 2, 8));
+		often_after(every4_spread, 4, 40),
+		often_after(every2_behind, 2, 8),
+		often_after(elsewhere, 1, 40));
 	T_CHECK(nfswb_policy_commits_often_backlog(0) == M(3) &&
 		nfswb_policy_commits_often_backlog(M(64)) == M(24),
 		"backlog: %" PRIu64 ", %" PRIu64,
@@ -421,30 +443,47 @@ static void test_commits_often(void)
 	 * COMMIT cleans all but 256 KiB of it each time.  What the last
 	 * look kicked is the daemon's, not the clients': a device that
 	 * kicks all each look finds (1 MiB a look, as it arrives) was not
-	 * cleaned by them.
+	 * cleaned by them, whatever COMMITs nfsd counts.  Without nfsd's
+	 * COMMIT count (0 at every look) it is never so.
 	 */
 	for (i = 0; i < NFSWB_COMMITS_OFTEN_LOOKS + 1; i++) {
-		nfswb_written_bound_look(&w, K(256), written, 100 * i, M(3));
+		nfswb_written_bound_look(&w, K(256), written, commits++,
+					 100 * i, M(3));
 		written += M(1);
 	}
 	T_CHECK(w.commits.often, "a COMMIT between every look: not often");
 	memset(&w, 0, sizeof(w));
 	for (i = 0; i < 4 * NFSWB_COMMITS_OFTEN_LOOKS; i++) {
-		nfswb_written_bound_look(&w, M(1), written, 100 * i, M(3));
+		nfswb_written_bound_look(&w, M(1), written, commits++,
+					 100 * i, M(3));
 		w.base_kick = M(1);
 		written += M(1);
 	}
-	T_CHECK(!w.commits.often && w.commits.allowed == 0,
+	T_CHECK(!w.commits.often && w.commits.cleaned == 0,
 		"the daemon's own kicks counted as the clients' COMMITs: %"
-		PRIu64 " allowed for %" PRIu64, w.commits.allowed,
+		PRIu64 " cleaned of %" PRIu64, w.commits.cleaned,
 		w.commits.arrived);
+	memset(&w, 0, sizeof(w));
+	for (i = 0; i < 4 * NFSWB_COMMITS_OFTEN_LOOKS; i++) {
+		nfswb_written_bound_look(&w, K(256), written, 0, 100 * i,
+					 M(3));
+		written += M(1);
+	}
+	T_CHECK(!w.commits.often && w.commits.allowed == 0,
+		"no COMMIT count: often %d", w.commits.often);
+	/* nfsd restarted: its counts start over, and no COMMIT is made up. */
+	nfswb_written_bound_look(&w, K(256), M(1), 3, 100 * i++, M(3));
+	nfswb_written_bound_look(&w, K(256), M(2), 2, 100 * i++, M(3));
+	T_CHECK(w.commits.allowed == 0, "COMMITs from a count that went back: %"
+		PRIu64, w.commits.allowed);
 	/* Writes nfsd did not count break the bound, and the verdict. */
 	memset(&w, 0, sizeof(w));
 	for (i = 0; i < NFSWB_COMMITS_OFTEN_LOOKS + 1; i++) {
-		nfswb_written_bound_look(&w, K(256), written, 100 * i, M(3));
+		nfswb_written_bound_look(&w, K(256), written, commits++,
+					 100 * i, M(3));
 		written += M(1);
 	}
-	nfswb_written_bound_look(&w, M(64), written, 100 * i, M(3));
+	nfswb_written_bound_look(&w, M(64), written, commits, 100 * i, M(3));
 	T_CHECK(w.broken && !w.commits.often, "broken %d, often %d",
 		w.broken, w.commits.often);
 }

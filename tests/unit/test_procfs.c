@@ -175,30 +175,48 @@ static void test_proc(void)
 	T_CHECK(nfswb_proc_tgid(INT32_MAX) == -ENOENT, "no such pid's tgid");
 }
 
-/* nfsd's io line, whole or cut; no nfsd, no count. */
-static void test_nfsd_written(void)
+/* nfsd's io line, whole or cut; its COMMIT counts; no nfsd, no count. */
+static void test_nfsd_counts(void)
 {
 	struct nfswb_kfile f = { 0 };
+	struct nfswb_nfsd_counts c;
 	char path[PATH_MAX + 32];
-	uint64_t v = 0;
 
 	snprintf(path, sizeof(path), "%s/proc/net/rpc/nfsd", root);
 	T_CHECK(nfswb_kfile_open(&f, path) == -ENOENT &&
-		nfswb_nfsd_written(&f, &v) < 0, "nfsd not loaded");
-	/* As fs/nfsd/stats.c prints it (6.12, 7.3). */
-	put("proc/net/rpc/nfsd", "rc 0 12 34\nfh 0 0 0 0 0\n"
+		nfswb_nfsd_counts(&f, &c) < 0, "nfsd not loaded");
+	/* As fs/nfsd/stats.c prints it (6.12's lab seqwrite, proc4ops cut short). */
+	put("proc/net/rpc/nfsd", "rc 0 4224 521\nfh 0 0 0 0 0\n"
 	    "io 4096 1073741824000\nth 8 0 0.000 0.000 0.000 0.000\n"
-	    "ra 0 0 0 0 0 0 0 0 0 0 0 0\nnet 46 0 46 3\n");
+	    "ra 0 0 0 0 0 0 0 0 0 0 0 0\nnet 4745 0 4745 2\n"
+	    "rpc 4745 0 0 0 0\n"
+	    "proc3 22 2 131 0 128 129 0 0 4096 128 0 0 0 0 0 0 0 0 0 0 2 1 128\n"
+	    "proc4 2 0 7\nproc4ops 8 0 0 0 0 0 5 0 0\nwdeleg_getattr 0\n");
 	T_CHECK(nfswb_kfile_reopen(&f) == 0, "open %s", path);
-	T_CHECK(nfswb_nfsd_written(&f, &v) == 0 && v == 1073741824000ull,
-		"written %llu", (unsigned long long)v);
+	T_CHECK(nfswb_nfsd_counts(&f, &c) == 0 &&
+		c.written == 1073741824000ull && c.has_commits &&
+		c.commits == 133, "written %llu, commits %llu (%d)",
+		(unsigned long long)c.written, (unsigned long long)c.commits,
+		c.has_commits);
+	/* No v4, and a proc3 table too short for COMMIT: none counted. */
+	put("proc/net/rpc/nfsd", "rc 0 12 34\nfh 0 0 0 0 0\nio 4096 10\n"
+	    "proc3 21 2 131 0 128 129 0 0 4096 128 0 0 0 0 0 0 0 0 0 0 2 1\n");
+	T_CHECK(nfswb_nfsd_counts(&f, &c) == 0 && c.written == 10 &&
+		!c.has_commits && !c.commits, "short proc3: %llu (%d)",
+		(unsigned long long)c.commits, c.has_commits);
+	/* A table with fewer numbers than it says, or cut: none. */
+	put("proc/net/rpc/nfsd", "io 4096 10\nproc3 22 2 131 0\n"
+	    "proc4ops 76 0 0 0 0 0 9");
+	T_CHECK(nfswb_nfsd_counts(&f, &c) == 0 && !c.has_commits,
+		"ragged tables: %llu (%d)", (unsigned long long)c.commits,
+		c.has_commits);
 	/* A read that cuts the io line is no count. */
 	put("proc/net/rpc/nfsd", "rc 0 12 34\nfh 0 0 0 0 0\nio 4096 10");
-	T_CHECK(nfswb_nfsd_written(&f, &v) == -ENOENT, "cut io line");
+	T_CHECK(nfswb_nfsd_counts(&f, &c) == -ENOENT, "cut io line");
 	put("proc/net/rpc/nfsd", "rc 0 12 34\nfh 0 0 0 0 0\nio 4096\n");
-	T_CHECK(nfswb_nfsd_written(&f, &v) == -ENOENT, "one number");
+	T_CHECK(nfswb_nfsd_counts(&f, &c) == -ENOENT, "one number");
 	put("proc/net/rpc/nfsd", "rc 0 12 34\nfh 0 0 0 0 0\nior 1 2\n");
-	T_CHECK(nfswb_nfsd_written(&f, &v) == -ENOENT, "no io line");
+	T_CHECK(nfswb_nfsd_counts(&f, &c) == -ENOENT, "no io line");
 	nfswb_kfile_close(&f);
 }
 
@@ -211,7 +229,7 @@ int main(void)
 		T_SKIP("no temporary directory: %s", strerror(errno));
 	test_bdi_stats();
 	test_vmstat();
-	test_nfsd_written();
+	test_nfsd_counts();
 	test_proc();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd) != 0)

@@ -254,6 +254,7 @@ static void test_schedule(void)
 	for (i = 0; i < 2 * NFSWB_COMMITS_OFTEN_LOOKS && !out.commits_often;
 	     i++) {
 		in.written_bytes = written;
+		in.commits = (uint64_t)i / 2;
 		in.policy.nfs_dirty_bytes = i % 2 ? 0 : MiB / 2;
 		in.policy.memory = out.decision.memory;
 		in.standby_in_force = out.standby;
