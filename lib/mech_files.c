@@ -36,11 +36,17 @@
  *         only for one look or while a kick on them is pending: an open
  *         file keeps its filesystem busy, and the `umount` of an HA
  *         failover right after nfsd stops must not fail.
- *         Every open is O_NONBLOCK (the events' fds too): an open
- *         breaks a lease, and a file an NFSv4 client holds a write
- *         delegation on is leased by nfsd, so a blocking open waits
- *         until the client has returned it, the whole daemon with it.
- *         A file whose open would wait is looked at again later.
+ *         No open may start to break a lease: a file an NFSv4 client
+ *         holds a write delegation on is leased by nfsd, and an open
+ *         of it, even O_NONBLOCK, makes nfsd recall the delegation.  So
+ *         events carry the file's handle (FAN_REPORT_FID), not an fd
+ *         the kernel opened; the file is stat'ed and marked through an
+ *         O_PATH open, which breaks no lease; and a look opens no file
+ *         that /proc/locks, read once a look, shows leased (every
+ *         lease but an active read lease).  Such a file is looked at
+ *         again later.  A kernel without FAN_REPORT_FID (before 5.1)
+ *         gets the events' fds, O_NONBLOCK so that the daemon never
+ *         waits for the lease's holder.
  * Kick:   when the policy asks for kick_bytes, start writeback of the
  *         files dirtied longest ago first, SYNC_FILE_RANGE_WRITE only,
  *         through mech_files_kick.h (io_uring, or a worker thread).
@@ -174,7 +180,12 @@ struct files_priv {
 	int64_t walk_credit;		/* pages cachestat may walk now */
 	struct nfswb_kfile vmstat;	/* /proc/vmstat, held open */
 	bool have_cachestat;
+	bool fid_mode;			/* events carry handles (FAN_REPORT_FID) */
 	bool overflow_logged;
+	/* Leased files of device leased_dev, read this call (nfswb_leased). */
+	struct nfswb_leased leased;
+	dev_t leased_dev;
+	bool leased_read;
 	bool stood_by;			/* the last apply() stood by */
 	char *buf;
 	struct {
@@ -230,6 +241,23 @@ static bool is_writer(struct nfswb_mech_dev *d, struct files_priv *p,
 
 /* ---- tracked files ---- */
 
+/*
+ * fanotify_mark() on the file of @fd.  An O_PATH fd is refused there
+ * (EBADF): its /proc/self/fd link names the same file, and resolving
+ * it opens nothing, so no lease is broken.
+ */
+static int mark_fd(struct files_priv *p, unsigned int flags, int fd)
+{
+	char link[32];
+
+	if (fanotify_mark(p->fan, flags, FAN_MODIFY, fd, NULL) == 0)
+		return 0;
+	if (errno != EBADF)
+		return -1;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	return fanotify_mark(p->fan, flags, FAN_MODIFY, AT_FDCWD, link);
+}
+
 static void set_ignore(struct files_priv *p, struct nfswb_tracked *e, bool on)
 {
 	unsigned int flags = (on ? FAN_MARK_ADD : FAN_MARK_REMOVE) |
@@ -238,7 +266,7 @@ static void set_ignore(struct files_priv *p, struct nfswb_tracked *e, bool on)
 	if (on)
 		flags |= FAN_MARK_IGNORED_SURV_MODIFY;
 	/* Failure only costs events, never correctness. */
-	(void)fanotify_mark(p->fan, flags, FAN_MODIFY, e->fd, NULL);
+	(void)mark_fd(p, flags, e->fd);
 }
 
 static void unlist_open(struct files_priv *p, struct nfswb_tracked *e)
@@ -301,6 +329,34 @@ static void note_open(struct files_priv *p, struct nfswb_tracked *e)
 	p->opened = e;
 }
 
+/* The export's directory, open during a call: the handles' mount. */
+static int root_fd(struct nfswb_mech_dev *d, struct files_priv *p)
+{
+	if (p->root < 0)
+		p->root = open(d->paths[0], O_RDONLY | O_DIRECTORY |
+			       O_CLOEXEC);
+	return p->root;
+}
+
+/*
+ * Does a lease cover @e, as /proc/locks says at this call's first open
+ * of a file on its device?  An unreadable list covers every file.
+ */
+static bool file_leased(struct nfswb_mech_dev *d, struct files_priv *p,
+			const struct nfswb_tracked *e)
+{
+	char path[PATH_MAX];
+
+	if (!p->leased_read || p->leased_dev != e->dev) {
+		snprintf(path, sizeof(path), "%s/proc/locks", d->sysroot);
+		if (nfswb_leased_read(&p->leased, path, e->dev) < 0)
+			d->count[FILES_ERRORS]++;
+		p->leased_dev = e->dev;
+		p->leased_read = true;
+	}
+	return nfswb_leased_has(&p->leased, e->ino);
+}
+
 /*
  * Open @e by its handle for this call, through an fd of the export's
  * directory (any fd on the filesystem but an O_PATH one will do; it too
@@ -323,10 +379,12 @@ static bool file_open(struct nfswb_mech_dev *d, struct files_priv *p,
 	errno = ENOENT;
 	if (!e->fh)
 		return false;
-	if (p->root < 0)
-		p->root = open(d->paths[0], O_RDONLY | O_DIRECTORY |
-			       O_CLOEXEC);
-	if (p->root < 0)
+	if (file_leased(d, p, e)) {
+		d->count[FILES_LEASE_WAITS]++;
+		errno = EWOULDBLOCK;
+		return false;
+	}
+	if (root_fd(d, p) < 0)
 		return false;
 	fd = open_by_handle_at(p->root, e->fh, flags | O_NOATIME);
 	if (fd < 0 && errno == EPERM)	/* O_NOATIME: not the owner */
@@ -364,6 +422,7 @@ static void files_release(struct files_priv *p)
 {
 	struct nfswb_tracked *e, *next;
 
+	p->leased_read = false;	/* read again at the next call's open */
 	for (e = p->opened; e; e = next) {
 		next = e->open_next;
 		e->open_next = NULL;
@@ -685,8 +744,12 @@ static void account_kick(struct nfswb_mech_dev *d, struct files_priv *p,
 
 /* ---- fanotify events ---- */
 
+/*
+ * Track the file of @fd, which it takes: an event's fd, or an O_PATH
+ * open of the event's handle (@opath), kept no longer than this call.
+ */
 static void track(struct nfswb_mech_dev *d, struct files_priv *p, int fd,
-		  uint64_t now)
+		  bool opath, uint64_t now)
 {
 	struct nfswb_tracked *e;
 	struct stat st;
@@ -702,10 +765,8 @@ static void track(struct nfswb_mech_dev *d, struct files_priv *p, int fd,
 		 * look at it next.  Else it raced with the ignore mark.
 		 */
 		if (e->listening) {
-			(void)fanotify_mark(p->fan, FAN_MARK_ADD |
-					    FAN_MARK_IGNORED_MASK |
-					    FAN_MARK_IGNORED_SURV_MODIFY,
-					    FAN_MODIFY, fd, NULL);
+			(void)mark_fd(p, FAN_MARK_ADD | FAN_MARK_IGNORED_MASK |
+					 FAN_MARK_IGNORED_SURV_MODIFY, fd);
 			e->listening = false;
 			e->rearmed = true;
 			refresh_soon(p, e);
@@ -734,7 +795,8 @@ static void track(struct nfswb_mech_dev *d, struct files_priv *p, int fd,
 	e->uid = st.st_uid;
 	e->fd = fd;
 	e->fh = handle_of(fd);
-	note_open(p, e);	/* closed at the end of this call */
+	if (!opath)
+		note_open(p, e);	/* closed at the end of this call */
 	e->first_dirty_ms = now;
 	e->last_dirty_ms = now;
 	e->seen_ms = now;
@@ -742,6 +804,10 @@ static void track(struct nfswb_mech_dev *d, struct files_priv *p, int fd,
 	e->size_opened = (uint64_t)st.st_size;
 	nfswb_filetrack_add(&p->t, e);
 	set_ignore(p, e, true);
+	if (opath) {	/* a look opens it by its handle */
+		close(fd);
+		e->fd = -1;
+	}
 	refresh_soon(p, e);
 	d->count[FILES_FILES_TRACKED] = p->t.count;
 }
@@ -750,9 +816,8 @@ static void track(struct nfswb_mech_dev *d, struct files_priv *p, int fd,
 static void quiet(struct files_priv *p, int fd, uint64_t now)
 {
 	if (p->nquiet == QUIET_MAX ||
-	    fanotify_mark(p->fan, FAN_MARK_ADD | FAN_MARK_IGNORED_MASK |
-			  FAN_MARK_IGNORED_SURV_MODIFY, FAN_MODIFY, fd,
-			  NULL) < 0) {
+	    mark_fd(p, FAN_MARK_ADD | FAN_MARK_IGNORED_MASK |
+		       FAN_MARK_IGNORED_SURV_MODIFY, fd) < 0) {
 		close(fd);
 		return;
 	}
@@ -777,9 +842,8 @@ static void unquiet(struct files_priv *p, uint64_t now, bool all)
 		if (!all && (fstat(fd, &st) < 0 ||
 			     !nfswb_filetrack_find(&p->t, st.st_dev,
 						   st.st_ino)))
-			(void)fanotify_mark(p->fan, FAN_MARK_REMOVE |
-					    FAN_MARK_IGNORED_MASK, FAN_MODIFY,
-					    fd, NULL);
+			(void)mark_fd(p, FAN_MARK_REMOVE |
+					 FAN_MARK_IGNORED_MASK, fd);
 		close(fd);
 		p->quiet[i] = p->quiet[--p->nquiet];
 	}
@@ -793,6 +857,47 @@ static bool events_queued(int fan)
 	return ioctl(fan, FIONREAD, &bytes) == 0 && bytes > 0;
 }
 
+/*
+ * The file of a FAN_REPORT_FID event @m, opened O_PATH by its handle
+ * (an O_PATH open breaks no lease); -1 when the event has no handle or
+ * the file is gone.
+ */
+static int event_file(struct nfswb_mech_dev *d, struct files_priv *p,
+		      const struct fanotify_event_metadata *m)
+{
+	const unsigned char *q = (const unsigned char *)m + m->metadata_len;
+	const unsigned char *end = (const unsigned char *)m + m->event_len;
+	struct fanotify_event_info_header h;
+	struct {
+		struct file_handle fh;
+		unsigned char bytes[MAX_HANDLE_SZ];
+	} handle;
+	size_t at = sizeof(h) + sizeof(__kernel_fsid_t);
+
+	while ((size_t)(end - q) >= sizeof(h)) {
+		memcpy(&h, q, sizeof(h));
+		if (h.len < sizeof(h) || h.len > (size_t)(end - q))
+			break;
+		if (h.info_type == FAN_EVENT_INFO_TYPE_FID &&
+		    h.len >= at + sizeof(handle.fh)) {
+			memcpy(&handle.fh, q + at, sizeof(handle.fh));
+			if (handle.fh.handle_bytes > MAX_HANDLE_SZ ||
+			    h.len < at + sizeof(handle.fh) +
+				    handle.fh.handle_bytes)
+				break;
+			memcpy(handle.bytes, q + at + sizeof(handle.fh),
+			       handle.fh.handle_bytes);
+			if (root_fd(d, p) < 0)
+				return -1;
+			return open_by_handle_at(p->root, &handle.fh,
+						 O_PATH | O_CLOEXEC);
+		}
+		q += h.len;
+	}
+	d->count[FILES_ERRORS]++;
+	return -1;
+}
+
 static void files_on_readable(struct nfswb_mech_dev *d)
 {
 	struct files_priv *p = d->priv;
@@ -800,9 +905,10 @@ static void files_on_readable(struct nfswb_mech_dev *d)
 	uint64_t now = nfswb_now_ms();
 	bool first = true;
 	ssize_t len;
+	int fd;
 
 	for (;;) {
-		/* A bounded batch: every event holds an fd (fdlimit.h). */
+		/* A bounded batch: without FID every event holds an fd (fdlimit.h). */
 		len = read(p->fan, p->buf, NFSWB_FD_EVENT_BATCH * sizeof(*m));
 		if (len < 0 && errno == EINTR)
 			continue;
@@ -838,14 +944,18 @@ static void files_on_readable(struct nfswb_mech_dev *d)
 				d->count[FILES_ERRORS]++;
 				continue;
 			}
-			if (m->fd < 0)
+			if (p->fid_mode)
+				fd = event_file(d, p, m);
+			else
+				fd = m->fd;
+			if (fd < 0)
 				continue;
 			if (!is_writer(d, p, m->pid, now)) {
 				d->count[FILES_EVENTS_IGNORED]++;
-				quiet(p, m->fd, now);
+				quiet(p, fd, now);
 				continue;
 			}
-			track(d, p, m->fd, now);
+			track(d, p, fd, p->fid_mode, now);
 		}
 	}
 	/* Kicks of evicted files. */
@@ -952,8 +1062,13 @@ static int files_attach(struct nfswb_mech_dev *d, char *why, size_t len)
 	 * process named otherwise still counts; the leader is checked too.
 	 */
 	p->fan = fanotify_init(FAN_CLASS_NOTIF | FAN_CLOEXEC | FAN_NONBLOCK |
-			       FAN_REPORT_TID,
-			       O_RDONLY | O_LARGEFILE | O_CLOEXEC | O_NONBLOCK);
+			       FAN_REPORT_TID | FAN_REPORT_FID, O_RDONLY);
+	p->fid_mode = p->fan >= 0;
+	if (p->fan < 0 && errno == EINVAL)	/* Linux < 5.1 */
+		p->fan = fanotify_init(FAN_CLASS_NOTIF | FAN_CLOEXEC |
+				       FAN_NONBLOCK | FAN_REPORT_TID,
+				       O_RDONLY | O_LARGEFILE | O_CLOEXEC |
+				       O_NONBLOCK);
 	if (p->fan < 0) {
 		ret = -errno;
 		snprintf(why, len, "fanotify_init: %s (needs CAP_SYS_ADMIN)",
@@ -1329,6 +1444,7 @@ static void files_detach(struct nfswb_mech_dev *d)
 	if (p->fan >= 0)
 		close(p->fan);	/* removes every mark */
 	nfswb_kfile_close(&p->vmstat);
+	nfswb_leased_free(&p->leased);
 	free(p->buf);
 	free(p);
 	d->priv = NULL;

@@ -12,8 +12,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "lines.h"
 #include "procfs.h"
 
 /*
@@ -163,6 +165,87 @@ int nfswb_nfsd_counts(struct nfswb_kfile *f, struct nfswb_nfsd_counts *c)
 		line = nl + 1;
 	}
 	return have_io ? 0 : -ENOENT;
+}
+
+void nfswb_leased_add_line(struct nfswb_leased *l, const char *line,
+			   dev_t dev)
+{
+	char kind[8], state[10], type[6];
+	unsigned int maj, min;
+	uint64_t ino, *grown;
+	const char *p = strstr(line, ": ");
+
+	if (!p || l->all)
+		return;
+	p += 2;
+	if (!strncmp(p, "-> ", 3))	/* a lease's waiter: the same file */
+		p += 3;
+	if (sscanf(p, "%7s %9s %5s %*d %x:%x:%" SCNu64, kind, state, type,
+		   &maj, &min, &ino) != 6 ||
+	    (strcmp(kind, "LEASE") && strcmp(kind, "DELEG")) ||
+	    (!strcmp(state, "ACTIVE") && !strcmp(type, "READ")) ||
+	    maj != major(dev) || min != minor(dev))
+		return;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+
+		grown = cap <= NFSWB_LEASED_MAX ?
+			realloc(l->ino, cap * sizeof(*l->ino)) : NULL;
+		if (!grown) {
+			l->all = true;
+			return;
+		}
+		l->ino = grown;
+		l->cap = cap;
+	}
+	l->ino[l->n++] = ino;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int nfswb_leased_read(struct nfswb_leased *l, const char *path, dev_t dev)
+{
+	struct nfswb_lines lines;
+	const char *line;
+	ssize_t len;
+	int ret;
+
+	l->n = 0;
+	l->all = false;
+	ret = nfswb_lines_open(&lines, path, 4096);
+	if (ret == -ENOENT)
+		return 0;
+	if (ret < 0) {
+		l->all = true;
+		return ret;
+	}
+	while ((len = nfswb_lines_next(&lines, &line)) > 0)
+		nfswb_leased_add_line(l, line, dev);
+	nfswb_lines_close(&lines);
+	if (len < 0) {
+		l->all = true;
+		return (int)len;
+	}
+	if (l->n)
+		qsort(l->ino, l->n, sizeof(*l->ino), cmp_u64);
+	return 0;
+}
+
+bool nfswb_leased_has(const struct nfswb_leased *l, uint64_t ino)
+{
+	return l->all || (l->n && bsearch(&ino, l->ino, l->n, sizeof(ino),
+					  cmp_u64));
+}
+
+void nfswb_leased_free(struct nfswb_leased *l)
+{
+	free(l->ino);
+	memset(l, 0, sizeof(*l));
 }
 
 char *nfswb_bdi_stats_path(const char *sysroot, const char *bdi, char *buf,

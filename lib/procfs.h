@@ -89,6 +89,43 @@ struct nfswb_nfsd_counts {
  */
 int nfswb_nfsd_counts(struct nfswb_kfile *f, struct nfswb_nfsd_counts *c);
 
+/*
+ * Leases on one device's files that an O_RDONLY open would start to
+ * break, as /proc/locks lists them (fs/locks.c, lock_get_status()): every
+ * lease and delegation ("LEASE", "DELEG": NFSv4 delegations, SMB
+ * oplocks, F_SETLEASE) but an active read lease.  Opening such a file,
+ * even O_NONBLOCK, makes nfsd recall the client's write delegation.
+ */
+#define NFSWB_LEASED_MAX	65536
+
+struct nfswb_leased {
+	uint64_t *ino;		/* sorted once read */
+	size_t n, cap;
+	/* More than NFSWB_LEASED_MAX, or /proc/locks unreadable: every file. */
+	bool all;
+};
+
+/**
+ * nfswb_leased_add_line - add the inode of one /proc/locks @line when it
+ * is such a lease on a file of device @dev.
+ */
+void nfswb_leased_add_line(struct nfswb_leased *l, const char *line,
+			   dev_t dev);
+
+/**
+ * nfswb_leased_read - forget what @l held, then read @path (/proc/locks)
+ * for device @dev.  A missing file (a kernel without file locking) holds
+ * no lease; any other error, or more than NFSWB_LEASED_MAX leases, sets
+ * @l->all.  Return: 0, or the negative errno of such an error.
+ */
+int nfswb_leased_read(struct nfswb_leased *l, const char *path, dev_t dev);
+
+/** nfswb_leased_has - does @l say inode @ino is leased (or all are)? */
+bool nfswb_leased_has(const struct nfswb_leased *l, uint64_t ino);
+
+/** nfswb_leased_free - free @l's memory; @l is empty again. */
+void nfswb_leased_free(struct nfswb_leased *l);
+
 /* Where nfswb_dirty_bound() found its number. */
 enum nfswb_dirty_bound_source {
 	NFSWB_BOUND_NONE,	/* neither file could be read */

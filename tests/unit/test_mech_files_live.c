@@ -11,7 +11,8 @@
  * bound: with max_files=4 and ten files written, at most four are
  * tracked, and a deleted file drops out.  Run once with io_uring and once
  * with the sync_file_range(2) worker thread.  A file leased by its writer
- * (an NFSv4 write delegation) does not hold the mechanism up.
+ * (an NFSv4 write delegation) neither holds the mechanism up nor has its
+ * lease broken.
  */
 #include "config.h"
 
@@ -816,13 +817,16 @@ static void test_new_behind_clean(void)
 
 /*
  * A file leased by its writer, as nfsd leases a file an NFSv4 client
- * holds a write delegation on: the mechanism's open of it breaks the
- * lease, and must not wait for the holder to give it up (the daemon
- * stood still for a whole file's writes while the client flushed, in
- * the lab's seqwrite).  Its event is left, counted in lease_waits;
- * once the lease is returned, the file's next write tracks it.  A
- * watchdog fails the test if the open waits (for the lease-break-time,
- * 45 s by default).
+ * holds a write delegation on.  An open of it would start to break the
+ * lease, and nfsd would recall the delegation (the lab's tempfile on
+ * 7.3: one DELEGRETURN a run, client fsync p99 1.22x stock's); a
+ * blocking one would also wait for the holder (the daemon stood still
+ * for a whole file's writes in the lab's seqwrite).  So the file is
+ * tracked from its event's handle, a look does not open it while
+ * /proc/locks shows the lease (counted in lease_waits), and the holder
+ * is never told of a break; once the lease is returned, the next look
+ * measures it.  A watchdog fails the test if anything waits (for the
+ * lease-break-time, 45 s by default).
  */
 static volatile sig_atomic_t lease_broken;
 
@@ -921,14 +925,15 @@ static void test_lease(void)
 		nfswb_mech_files.on_readable(&dr.d);
 	nfswb_mech_files.dirty_bytes(&dr.d);
 	T_CHECK(count_files(&dr.d, "lease_waits") >= 1, "%" PRIu64
-		" opens held up by the lease",
+		" looks held off by the lease",
 		count_files(&dr.d, "lease_waits"));
-	T_CHECK(count_files(&dr.d, "files_tracked") == 0, "%" PRIu64
-		" files tracked while their lease is being broken",
+	T_CHECK(count_files(&dr.d, "files_tracked") == 1, "%" PRIu64
+		" files tracked while leased",
 		count_files(&dr.d, "files_tracked"));
 	T_CHECK(write(down[1], "r", 1) == 1, "tell the holder");
 	c = pipe_get(up[0], 10000);
-	T_CHECK(c == 'b', "the holder was told its lease is broken (%c)", c);
+	T_CHECK(c == 'n', "the holder's lease was %s", c == 'b' ?
+		"broken" : "lost track of");
 	c = pipe_get(up[0], 10000);
 	T_CHECK(c == 'd', "the holder wrote again after its lease (%d)", c);
 	while (poll(&pfd, 1, 200) > 0)

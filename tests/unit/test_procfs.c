@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -220,6 +221,49 @@ static void test_nfsd_counts(void)
 	nfswb_kfile_close(&f);
 }
 
+/*
+ * /proc/locks as fs/locks.c prints it: the leases an O_RDONLY open would
+ * break on device 254:0 (fe:00), and nothing else.
+ */
+static void test_leased(void)
+{
+	static const char *const text =
+		"1: POSIX  ADVISORY  WRITE 123 fe:00:11 0 EOF\n"
+		"2: DELEG  ACTIVE    WRITE 0 fe:00:12 0 EOF\n"
+		"3: DELEG  ACTIVE    READ  0 fe:00:13 0 EOF\n"
+		"4: LEASE  BREAKING  READ  77 fe:00:14 0 EOF\n"
+		"5: LEASE  ACTIVE    WRITE 77 08:01:15 0 EOF\n"
+		"6: FLOCK  ADVISORY  WRITE 9 fe:00:16 0 EOF\n"
+		"6: -> FLOCK  ADVISORY  WRITE 10 fe:00:16 0 EOF\n"
+		"7: LEASE  ACTIVE    WRITE 77 fe:00:4294967297 0 EOF\n";
+	struct nfswb_leased l = { 0 };
+	char path[PATH_MAX + 32];
+	const dev_t dev = makedev(254, 0);
+
+	snprintf(path, sizeof(path), "%s/proc/locks", root);
+	T_CHECK(nfswb_leased_read(&l, path, dev) == 0 && !l.all && !l.n,
+		"no /proc/locks: no lease (%zu, %d)", l.n, l.all);
+	put("proc/locks", text);
+	T_CHECK(nfswb_leased_read(&l, path, dev) == 0 && l.n == 3 && !l.all,
+		"%zu leased", l.n);
+	T_CHECK(nfswb_leased_has(&l, 12) && nfswb_leased_has(&l, 14) &&
+		nfswb_leased_has(&l, 4294967297ull) &&
+		!nfswb_leased_has(&l, 11) && !nfswb_leased_has(&l, 13) &&
+		!nfswb_leased_has(&l, 15) && !nfswb_leased_has(&l, 16),
+		"which files are leased");
+	/* Read again: what it held before is forgotten. */
+	put("proc/locks", "1: DELEG  ACTIVE    WRITE 0 fe:00:20 0 EOF\n");
+	T_CHECK(nfswb_leased_read(&l, path, dev) == 0 && l.n == 1 &&
+		nfswb_leased_has(&l, 20) && !nfswb_leased_has(&l, 12),
+		"read again: %zu", l.n);
+	/* A list that cannot be read leases every file. */
+	snprintf(path, sizeof(path), "%s/proc", root);
+	T_CHECK(nfswb_leased_read(&l, path, dev) < 0 && l.all &&
+		nfswb_leased_has(&l, 1), "unreadable: all %d", l.all);
+	nfswb_leased_free(&l);
+	T_CHECK(!l.ino && !l.n && !l.all, "freed");
+}
+
 int main(void)
 {
 	char cmd[PATH_MAX + 16];
@@ -230,6 +274,7 @@ int main(void)
 	test_bdi_stats();
 	test_vmstat();
 	test_nfsd_counts();
+	test_leased();
 	test_proc();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	if (system(cmd) != 0)
