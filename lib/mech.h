@@ -46,6 +46,12 @@ struct nfswb_mech_dev {
 	struct nfswb_export_opts opts;
 	unsigned int max_files;		/* files mode LRU size */
 	bool use_io_uring;
+	/*
+	 * Files mode may open a leased file (an NFSv4 delegation, which
+	 * nfsd then recalls): set by the caller each interval from
+	 * nfswb_written_bound_commits_seldom().
+	 */
+	bool may_break_leases;
 	uint64_t count[NFSWB_MECH_MAX_COUNTERS];
 	void *priv;
 };

@@ -36,17 +36,20 @@
  *         only for one look or while a kick on them is pending: an open
  *         file keeps its filesystem busy, and the `umount` of an HA
  *         failover right after nfsd stops must not fail.
- *         No open may start to break a lease: a file an NFSv4 client
- *         holds a write delegation on is leased by nfsd, and an open
- *         of it, even O_NONBLOCK, makes nfsd recall the delegation.  So
- *         events carry the file's handle (FAN_REPORT_FID), not an fd
- *         the kernel opened; the file is stat'ed and marked through an
- *         O_PATH open, which breaks no lease; and a look opens no file
- *         that /proc/locks, read once a look, shows leased (every
- *         lease but an active read lease).  Such a file is looked at
- *         again later.  A kernel without FAN_REPORT_FID (before 5.1)
- *         gets the events' fds, O_NONBLOCK so that the daemon never
- *         waits for the lease's holder.
+ *         An open may start to break a lease only where that pays: a
+ *         file an NFSv4 client holds a write delegation on is leased
+ *         by nfsd, and an open of it, even O_NONBLOCK, makes nfsd
+ *         recall the delegation.  So events carry the file's handle
+ *         (FAN_REPORT_FID), not an fd the kernel opened; the file is
+ *         stat'ed and marked through an O_PATH open, which breaks no
+ *         lease; and a look opens no file that /proc/locks, read once a
+ *         call, shows leased (every lease but an active read lease)
+ *         unless the caller says the clients are known not to commit
+ *         often (may_break_leases: then the open, O_NONBLOCK, starts
+ *         the recall and a later look finds the file free).  A leased
+ *         file is looked at again later.  A kernel without
+ *         FAN_REPORT_FID (before 5.1) gets the events' fds, O_NONBLOCK
+ *         so that the daemon never waits for the lease's holder.
  * Kick:   when the policy asks for kick_bytes, start writeback of the
  *         files dirtied longest ago first, SYNC_FILE_RANGE_WRITE only,
  *         through mech_files_kick.h (io_uring, or a worker thread).
@@ -379,7 +382,7 @@ static bool file_open(struct nfswb_mech_dev *d, struct files_priv *p,
 	errno = ENOENT;
 	if (!e->fh)
 		return false;
-	if (file_leased(d, p, e)) {
+	if (!d->may_break_leases && file_leased(d, p, e)) {
 		d->count[FILES_LEASE_WAITS]++;
 		errno = EWOULDBLOCK;
 		return false;

@@ -292,6 +292,13 @@ bool nfswb_commits_often_look(struct nfswb_commits_often *c,
 	return c->often;
 }
 
+bool nfswb_written_bound_commits_seldom(const struct nfswb_written_bound *w)
+{
+	return w->proven && !w->broken &&
+	       w->commits.looks >= NFSWB_COMMITS_OFTEN_LOOKS &&
+	       !w->commits.often;
+}
+
 bool nfswb_written_bound_get(const struct nfswb_written_bound *w,
 			     uint64_t written, uint64_t now_ms,
 			     uint64_t *bound)

@@ -451,7 +451,8 @@ static void test_commits_often(void)
 					 100 * i, M(3));
 		written += M(1);
 	}
-	T_CHECK(w.commits.often, "a COMMIT between every look: not often");
+	T_CHECK(w.commits.often && !nfswb_written_bound_commits_seldom(&w),
+		"a COMMIT between every look: often %d", w.commits.often);
 	memset(&w, 0, sizeof(w));
 	for (i = 0; i < 4 * NFSWB_COMMITS_OFTEN_LOOKS; i++) {
 		nfswb_written_bound_look(&w, M(1), written, commits++,
@@ -459,7 +460,8 @@ static void test_commits_often(void)
 		w.base_kick = M(1);
 		written += M(1);
 	}
-	T_CHECK(!w.commits.often && w.commits.cleaned == 0,
+	T_CHECK(!w.commits.often && w.commits.cleaned == 0 &&
+		nfswb_written_bound_commits_seldom(&w),
 		"the daemon's own kicks counted as the clients' COMMITs: %"
 		PRIu64 " cleaned of %" PRIu64, w.commits.cleaned,
 		w.commits.arrived);
@@ -484,8 +486,28 @@ static void test_commits_often(void)
 		written += M(1);
 	}
 	nfswb_written_bound_look(&w, M(64), written, commits, 100 * i, M(3));
-	T_CHECK(w.broken && !w.commits.often, "broken %d, often %d",
-		w.broken, w.commits.often);
+	T_CHECK(w.broken && !w.commits.often &&
+		!nfswb_written_bound_commits_seldom(&w),
+		"broken %d, often %d", w.broken, w.commits.often);
+	/*
+	 * Seldom, so a leased file may be opened: only once judged.  A
+	 * file COMMITted every 4 MiB, 1 MiB a look: not before the
+	 * sixteenth look, then yes.
+	 */
+	memset(&w, 0, sizeof(w));
+	for (i = 0; i < NFSWB_COMMITS_OFTEN_LOOKS; i++) {
+		T_CHECK(!nfswb_written_bound_commits_seldom(&w),
+			"seldom after %u looks", i);
+		nfswb_written_bound_look(&w, i % 4 == 3 ? 0 : M(1) * (i % 4 + 1),
+					 written, commits, 100 * i, M(3));
+		commits += i % 4 == 3;
+		written += M(1);
+	}
+	nfswb_written_bound_look(&w, M(1), written, commits, 100 * i, M(3));
+	T_CHECK(nfswb_written_bound_commits_seldom(&w),
+		"4 MiB a COMMIT, judged: seldom %d (often %d, %u looks)",
+		nfswb_written_bound_commits_seldom(&w), w.commits.often,
+		w.commits.looks);
 }
 
 /*
