@@ -866,10 +866,12 @@ static bool events_queued(int fan)
  * the file is gone.
  */
 static int event_file(struct nfswb_mech_dev *d, struct files_priv *p,
+		      const unsigned char *raw,
 		      const struct fanotify_event_metadata *m)
 {
-	const unsigned char *q = (const unsigned char *)m + m->metadata_len;
-	const unsigned char *end = (const unsigned char *)m + m->event_len;
+	const unsigned char *end = raw + m->event_len;
+	const unsigned char *q = m->metadata_len <= m->event_len ?
+				 raw + m->metadata_len : end;
 	struct fanotify_event_info_header h;
 	struct {
 		struct file_handle fh;
@@ -904,7 +906,7 @@ static int event_file(struct nfswb_mech_dev *d, struct files_priv *p,
 static void files_on_readable(struct nfswb_mech_dev *d)
 {
 	struct files_priv *p = d->priv;
-	struct fanotify_event_metadata *m;
+	struct fanotify_event_metadata md, *m;
 	uint64_t now = nfswb_now_ms();
 	bool first = true;
 	ssize_t len;
@@ -931,8 +933,17 @@ static void files_on_readable(struct nfswb_mech_dev *d)
 		first = false;
 		if (len <= 0)
 			break;
-		m = (struct fanotify_event_metadata *)p->buf;
-		for (; FAN_EVENT_OK(m, len); m = FAN_EVENT_NEXT(m, len)) {
+		/*
+		 * Each event copied out: with FID records an event's length
+		 * need not keep the next one's metadata 8-byte aligned.
+		 */
+		for (size_t off = 0; (size_t)len - off >= sizeof(md);
+		     off += md.event_len) {
+			memcpy(&md, p->buf + off, sizeof(md));
+			if (md.event_len < sizeof(md) ||
+			    md.event_len > (size_t)len - off)
+				break;
+			m = &md;
 			if (m->vers != FANOTIFY_METADATA_VERSION) {
 				d->count[FILES_ERRORS]++;
 				continue;
@@ -948,7 +959,9 @@ static void files_on_readable(struct nfswb_mech_dev *d)
 				continue;
 			}
 			if (p->fid_mode)
-				fd = event_file(d, p, m);
+				fd = event_file(d, p,
+						(const unsigned char *)p->buf +
+						off, m);
 			else
 				fd = m->fd;
 			if (fd < 0)
