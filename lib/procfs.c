@@ -167,8 +167,9 @@ int nfswb_nfsd_counts(struct nfswb_kfile *f, struct nfswb_nfsd_counts *c)
 	return have_io ? 0 : -ENOENT;
 }
 
-void nfswb_leased_add_line(struct nfswb_leased *l, const char *line,
-			   dev_t dev)
+/* Add the inode of one /proc/locks @line when it is such a lease on @dev. */
+static void leased_add_line(struct nfswb_leased *l, const char *line,
+			    dev_t dev)
 {
 	char kind[8], state[10], type[6];
 	unsigned int maj, min;
@@ -225,7 +226,7 @@ int nfswb_leased_read(struct nfswb_leased *l, const char *path, dev_t dev)
 		return ret;
 	}
 	while ((len = nfswb_lines_next(&lines, &line)) > 0)
-		nfswb_leased_add_line(l, line, dev);
+		leased_add_line(l, line, dev);
 	nfswb_lines_close(&lines);
 	if (len < 0) {
 		l->all = true;

@@ -106,13 +106,6 @@ struct nfswb_leased {
 };
 
 /**
- * nfswb_leased_add_line - add the inode of one /proc/locks @line when it
- * is such a lease on a file of device @dev.
- */
-void nfswb_leased_add_line(struct nfswb_leased *l, const char *line,
-			   dev_t dev);
-
-/**
  * nfswb_leased_read - forget what @l held, then read @path (/proc/locks)
  * for device @dev.  A missing file (a kernel without file locking) holds
  * no lease; any other error, or more than NFSWB_LEASED_MAX leases, sets
