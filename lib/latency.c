@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "latency.h"
+#include "satmath.h"
 
 const double nfswb_lat_pct_list[NFSWB_LAT_NPCT] = {
 	1.0, 5.0, 10.0, 20.0, 30.0, 40.0, 50.0, 60.0, 70.0, 80.0,
@@ -46,13 +47,6 @@ void nfswb_lat_free(struct nfswb_lat *l)
 	free(l->us);
 	l->us = NULL;
 	l->count = l->cap = 0;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
 }
 
 uint64_t nfswb_lat_percentile(const struct nfswb_lat *sorted, double p)
@@ -86,7 +80,7 @@ void nfswb_lat_summarize(struct nfswb_lat *l, struct nfswb_lat_summary *s)
 	if (!l->count)
 		return;
 
-	qsort(l->us, l->count, sizeof(*l->us), cmp_u64);
+	qsort(l->us, l->count, sizeof(*l->us), nfswb_cmp_u64);
 	s->min_us = l->us[0];
 	s->max_us = l->us[l->count - 1];
 

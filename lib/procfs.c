@@ -17,6 +17,7 @@
 
 #include "lines.h"
 #include "procfs.h"
+#include "satmath.h"
 
 /*
  * /proc/vmstat is 4 KiB on 6.x, with room for the counters kernels add;
@@ -202,13 +203,6 @@ static void leased_add_line(struct nfswb_leased *l, const char *line,
 	l->ino[l->n++] = ino;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 int nfswb_leased_read(struct nfswb_leased *l, const char *path, dev_t dev)
 {
 	struct nfswb_lines lines;
@@ -233,14 +227,14 @@ int nfswb_leased_read(struct nfswb_leased *l, const char *path, dev_t dev)
 		return (int)len;
 	}
 	if (l->n)
-		qsort(l->ino, l->n, sizeof(*l->ino), cmp_u64);
+		qsort(l->ino, l->n, sizeof(*l->ino), nfswb_cmp_u64);
 	return 0;
 }
 
 bool nfswb_leased_has(const struct nfswb_leased *l, uint64_t ino)
 {
 	return l->all || (l->n && bsearch(&ino, l->ino, l->n, sizeof(ino),
-					  cmp_u64));
+					  nfswb_cmp_u64));
 }
 
 void nfswb_leased_free(struct nfswb_leased *l)

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "satmath.h"
 #include "step.h"
 #include "test.h"
 
@@ -236,17 +237,10 @@ static inline void sim_woken_one(void *arg, int waiter)
 	*(bool *)arg = false;
 }
 
-static inline int sim_cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Sort the @n latencies from @lat, for sim_percentile(). */
 static inline void sim_sort(uint64_t *lat, unsigned int n)
 {
-	qsort(lat, n, sizeof(*lat), sim_cmp_u64);
+	qsort(lat, n, sizeof(*lat), nfswb_cmp_u64);
 }
 
 /* The @pct percentile of @n (> 0) sorted latencies; 100: the largest. */

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "estimator.h"
+#include "satmath.h"
 #include "test.h"
 
 #define MiB		(1024.0 * 1024.0)
@@ -150,13 +151,6 @@ static uint64_t run_phase(struct nfswb_estimator *e, struct model *m,
 	return settled;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 #define NSEEDS 25
 
 struct step_case {
@@ -211,7 +205,7 @@ static void test_steps(void)
 				"%s seed %u: converged after %" PRIu64 " ms",
 				c->name, seed, t[seed]);
 		}
-		qsort(t, NSEEDS, sizeof(t[0]), cmp_u64);
+		qsort(t, NSEEDS, sizeof(t[0]), nfswb_cmp_u64);
 		printf("%-48s to +-10%%: median %5" PRIu64 " ms, max %5" PRIu64
 		       " ms of simulated time (%d seeds)\n", c->name,
 		       t[NSEEDS / 2], t[NSEEDS - 1], NSEEDS);

@@ -35,6 +35,7 @@
 #include "log.h"
 #include "loopfs.h"
 #include "mech.h"
+#include "satmath.h"
 #include "step.h"
 #include "test.h"
 
@@ -287,13 +288,6 @@ static uint64_t size_of(const char *path)
 	return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static void test_target(bool uring)
 {
 	char nfs[PATH_MAX + 16], tmp[PATH_MAX + 16];
@@ -327,7 +321,7 @@ static void test_target(bool uring)
 	tmp_written = size_of(tmp);
 
 	/* Skip the first second: the policy needs dirty data to act on. */
-	qsort(samples + 10, n - 10, sizeof(samples[0]), cmp_u64);
+	qsort(samples + 10, n - 10, sizeof(samples[0]), nfswb_cmp_u64);
 	fprintf(stderr,
 		"%s: target %" PRIu64 " MiB, tracked file dirty p50 %" PRIu64
 		" MiB max %" PRIu64 " MiB; temp file dirty %" PRIu64 " of %"

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "report.h"
+#include "satmath.h"
 
 
 extern char **environ;
@@ -568,13 +569,6 @@ static void device_view(FILE *o, int top, const struct series *s, size_t n,
 		"class=\"frame\"/>\n", LEFT, top, PLOT_W, DEV_H);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /*
  * The CDF: for each trace, the share of its COMMITs that took at most x,
  * on a log latency axis, with its median and p99 marked.
@@ -607,7 +601,7 @@ static int cdf_view(FILE *o, int top, const struct series *s, size_t n)
 		if (!v)
 			return -ENOMEM;
 		memcpy(v, l->us, cnt * sizeof(*v));
-		qsort(v, cnt, sizeof(*v), cmp_u64);
+		qsort(v, cnt, sizeof(*v), nfswb_cmp_u64);
 		step = cnt > CDF_POINTS ? cnt / CDF_POINTS : 1;
 		/* A step function: up at each sample, flat until the next. */
 		fprintf(o, "<polyline class=\"cdf\" stroke=\"%s\" "
