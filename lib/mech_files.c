@@ -44,11 +44,10 @@
  *         stat'ed and marked through an O_PATH open, which breaks no
  *         lease; and a look opens no file that /proc/locks, read at
  *         most once a second, shows leased (every lease but an active
- *         read lease)
- *         unless the caller says the clients are known not to commit
- *         often (may_break_leases: then the open, O_NONBLOCK, starts
- *         the recall and a later look finds the file free).  A leased
- *         file is looked at again later.  A kernel without
+ *         read lease) unless the caller says the clients are known not
+ *         to commit often (may_break_leases: then the open, O_NONBLOCK,
+ *         starts the recall and a later look finds the file free).  A
+ *         leased file is looked at again later.  A kernel without
  *         FAN_REPORT_FID (before 5.1) gets the events' fds, O_NONBLOCK
  *         so that the daemon never waits for the lease's holder.
  * Kick:   when the policy asks for kick_bytes, start writeback of the
@@ -192,7 +191,7 @@ struct files_priv {
 	bool have_cachestat;
 	bool fid_mode;			/* events carry handles (FAN_REPORT_FID) */
 	bool overflow_logged;
-	/* Leased files of device leased_dev, read this call (nfswb_leased). */
+	/* Leased files of device leased_dev, as read at leased_ms. */
 	struct nfswb_leased leased;
 	dev_t leased_dev;
 	uint64_t leased_ms;		/* when read; 0: never */
@@ -355,9 +354,8 @@ static int root_fd(struct nfswb_mech_dev *d, struct files_priv *p)
 static bool file_leased(struct nfswb_mech_dev *d, struct files_priv *p,
 			const struct nfswb_tracked *e)
 {
-	char path[PATH_MAX];
-
 	uint64_t now = nfswb_now_ms();
+	char path[PATH_MAX];
 
 	if (!p->leased_ms || now - p->leased_ms >= LEASED_MAX_AGE_MS ||
 	    p->leased_dev != e->dev) {

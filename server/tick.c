@@ -262,6 +262,7 @@ static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 	const struct nfswb_nfsd_counts *nfsd;
 	struct nfswb_step_out out;
 	struct nfswb_blkstat st;
+	bool seldom;
 	int ret;
 
 	/*
@@ -332,9 +333,9 @@ static void dev_tick(const struct nfswbd_settings *s, struct nfswbd_table *t,
 		xlog(L_DEBUG, "bdi %s: backlog growing: measuring again",
 		     d->id.bdi);
 	d->standby = out.standby;
+	seldom = nfswb_written_bound_commits_seldom(&d->written);
 	for (unsigned int i = 0; i < d->nmechs; i++)
-		d->mechs[i].md.may_break_leases =
-			nfswb_written_bound_commits_seldom(&d->written);
+		d->mechs[i].md.may_break_leases = seldom;
 	if (out.standby) {
 		d->standby_intervals++;
 		d->dirty_bytes = out.bound_bytes;
