@@ -12,7 +12,7 @@
  * tracked, and a deleted file drops out.  Run once with io_uring and once
  * with the sync_file_range(2) worker thread.  A file leased by its writer
  * (an NFSv4 write delegation) neither holds the mechanism up nor has its
- * lease broken.
+ * lease broken, unless the mechanism is told it may break leases.
  */
 #include "config.h"
 
@@ -820,7 +820,11 @@ static void test_new_behind_clean(void)
  * /proc/locks shows the lease (counted in lease_waits), and the holder
  * is never told of a break; once the lease is returned, a look a second
  * later (mech_files.c reads /proc/locks at most once a second) measures
- * it.  A watchdog fails the test if anything waits (for the
+ * it.  With may_break_leases (the clients are judged not to commit
+ * often) the look does open it: O_NONBLOCK, so it does not wait, the
+ * holder is told of the break and returns the lease, as a client
+ * returns its delegation, and the next look measures the file at once.
+ * A watchdog fails the test if anything waits (for the
  * lease-break-time, 45 s by default).
  */
 static volatile sig_atomic_t lease_broken;
@@ -888,7 +892,7 @@ static void lease_holder(const char *path, int to_parent, int from_parent)
 	_exit(0);
 }
 
-static void test_lease(void)
+static void test_lease(bool may_break)
 {
 	char path[PATH_MAX + 16];
 	struct pollfd pfd = { .events = POLLIN };
@@ -910,6 +914,7 @@ static void test_lease(void)
 	close(up[1]);
 	close(down[0]);
 	attach(&dr, 64, true);
+	dr.d.may_break_leases = may_break;
 	pfd.fd = nfswb_mech_files.poll_fd(&dr.d);
 	go_start();
 	c = pipe_get(up[0], 10000);
@@ -927,18 +932,24 @@ static void test_lease(void)
 		count_files(&dr.d, "files_tracked"));
 	T_CHECK(write(down[1], "r", 1) == 1, "tell the holder");
 	c = pipe_get(up[0], 10000);
-	T_CHECK(c == 'n', "the holder's lease was %s", c == 'b' ?
-		"broken" : "lost track of");
+	if (may_break)
+		T_CHECK(c == 'b', "the holder's lease was %s", c == 'n' ?
+			"not broken" : "lost track of");
+	else
+		T_CHECK(c == 'n', "the holder's lease was %s", c == 'b' ?
+			"broken" : "lost track of");
 	c = pipe_get(up[0], 10000);
 	T_CHECK(c == 'd', "the holder wrote again after its lease (%d)", c);
 	/* The list of leases a look goes by is at most a second old. */
-	usleep(1100 * 1000);
+	if (!may_break)
+		usleep(1100 * 1000);
 	while (poll(&pfd, 1, 200) > 0)
 		nfswb_mech_files.on_readable(&dr.d);
 	dirty = nfswb_mech_files.dirty_bytes(&dr.d);
 	alarm(0);
-	printf("lease: %" PRIu64 " lease waits, then %" PRIu64
+	printf("lease%s: %" PRIu64 " lease waits, then %" PRIu64
 	       " file(s) tracked, %" PRIu64 " bytes dirty\n",
+	       may_break ? " (may break)" : "",
 	       count_files(&dr.d, "lease_waits"),
 	       count_files(&dr.d, "files_tracked"), dirty);
 	T_CHECK(count_files(&dr.d, "files_tracked") == 1, "%" PRIu64
@@ -1038,7 +1049,8 @@ int main(void)
 	/* 15.9 TiB: ext4's largest file with 4 KiB blocks is 16 TiB. */
 	test_sparse((159ull << 40) / 10);
 	test_new_behind_clean();
-	test_lease();
+	test_lease(false);
+	test_lease(true);
 	test_umount();
 	return t_result();
 }
