@@ -125,9 +125,13 @@
 #define PID_CACHE_SIZE		256
 #define EVENT_BUF		(64 * 1024)
 /*
- * /proc/locks is read at most this often: read at every call, its cost
+ * /proc/locks is read at most this often, and again for a file tracked or
+ * written again after clean since the last read (its delegation, if any,
+ * came with the OPEN before that write).  Read at every call, its cost
  * made test_mech_files_live's random rewrite kick 15-32 MiB of 32
- * instead of 28 every run.  A delegation granted since can be recalled.
+ * instead of 28 every run.  A delegation a client gets on a file still
+ * tracked (closed and opened again while dirty) can be recalled within
+ * this age.
  */
 #define LEASED_MAX_AGE_MS	1000
 /*
@@ -195,6 +199,8 @@ struct files_priv {
 	struct nfswb_leased leased;
 	dev_t leased_dev;
 	uint64_t leased_ms;		/* when read; 0: never */
+	uint64_t written_seq;		/* files tracked or rearmed so far */
+	uint64_t leased_seq;		/* written_seq when the list was read */
 	bool stood_by;			/* the last apply() stood by */
 	char *buf;
 	struct {
@@ -349,7 +355,8 @@ static int root_fd(struct nfswb_mech_dev *d, struct files_priv *p)
 
 /*
  * Does a lease cover @e, as /proc/locks said at most LEASED_MAX_AGE_MS
- * ago for its device?  An unreadable list covers every file.
+ * ago for its device, and since @e was last tracked or rearmed?  An
+ * unreadable list covers every file.
  */
 static bool file_leased(struct nfswb_mech_dev *d, struct files_priv *p,
 			const struct nfswb_tracked *e)
@@ -358,12 +365,13 @@ static bool file_leased(struct nfswb_mech_dev *d, struct files_priv *p,
 	char path[PATH_MAX];
 
 	if (!p->leased_ms || now - p->leased_ms >= LEASED_MAX_AGE_MS ||
-	    p->leased_dev != e->dev) {
+	    p->leased_dev != e->dev || e->written_seq > p->leased_seq) {
 		snprintf(path, sizeof(path), "%s/proc/locks", d->sysroot);
 		if (nfswb_leased_read(&p->leased, path, e->dev) < 0)
 			d->count[FILES_ERRORS]++;
 		p->leased_dev = e->dev;
 		p->leased_ms = now ? now : 1;
+		p->leased_seq = p->written_seq;
 	}
 	return nfswb_leased_has(&p->leased, e->ino);
 }
@@ -779,6 +787,7 @@ static void track(struct nfswb_mech_dev *d, struct files_priv *p, int fd,
 					 FAN_MARK_IGNORED_SURV_MODIFY, fd);
 			e->listening = false;
 			e->rearmed = true;
+			e->written_seq = ++p->written_seq;
 			refresh_soon(p, e);
 		}
 		close(fd);
@@ -812,6 +821,7 @@ static void track(struct nfswb_mech_dev *d, struct files_priv *p, int fd,
 	e->seen_ms = now;
 	e->base_size = p->have_cachestat ? 0 : (uint64_t)st.st_size;
 	e->size_opened = (uint64_t)st.st_size;
+	e->written_seq = ++p->written_seq;
 	nfswb_filetrack_add(&p->t, e);
 	set_ignore(p, e, true);
 	if (opath) {	/* a look opens it by its handle */

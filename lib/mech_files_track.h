@@ -60,6 +60,11 @@ struct nfswb_tracked {
 	bool listening;
 	bool soon;		/* queued to be refreshed at the next look */
 	bool rearmed;		/* written again since it was seen clean */
+	/*
+	 * The event count when it was tracked or rearmed: an NFSv4 client
+	 * gets its delegation at OPEN, before the WRITE behind the event.
+	 */
+	uint64_t written_seq;
 	bool unsure;		/* clean above clean_below: a pass below tells */
 	unsigned int looked_call;	/* the mechanism's call that looked first */
 	unsigned int refreshes;

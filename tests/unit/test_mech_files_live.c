@@ -834,9 +834,10 @@ static void test_new_behind_clean(void)
  * for a whole file's writes in the lab's seqwrite).  So the file is
  * tracked from its event's handle, a look does not open it while
  * /proc/locks shows the lease (counted in lease_waits), and the holder
- * is never told of a break; once the lease is returned, a look a second
- * later (mech_files.c reads /proc/locks at most once a second) measures
- * it.  With may_break_leases (the clients are judged not to commit
+ * is never told of a break, even when the lease was taken a moment
+ * after a look at another file read the list; once the lease is
+ * returned, a look a second later (mech_files.c reads /proc/locks at
+ * most once a second for files it knows) measures it.  With may_break_leases (the clients are judged not to commit
  * often) the look does open it: O_NONBLOCK, so it does not wait, the
  * holder is told of the break and returns the lease, as a client
  * returns its delegation, and the next look measures the file at once.
@@ -880,12 +881,20 @@ static int pipe_get(int fd, int ms)
 static void lease_holder(const char *path, int to_parent, int from_parent)
 {
 	static char block[BLOCK];
+	char primer[PATH_MAX + 32];
 	unsigned int i;
 	int fd;
 
 	signal(SIGIO, on_lease_break);
 	child_wait_go("nfsd");
 	memset(block, 'l', sizeof(block));
+	/* A file without a lease first, so that a look reads the list. */
+	snprintf(primer, sizeof(primer), "%s.primer", path);
+	fd = open(primer, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0 || write(fd, block, BLOCK) != BLOCK || close(fd) < 0 ||
+	    write(to_parent, "p", 1) != 1 || pipe_get(from_parent, 20000) != 'g')
+		_exit(2);
+	/* Leased after that read, and written within the list's age. */
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0 || fcntl(fd, F_SETLEASE, F_WRLCK) < 0)
 		_exit(2);
@@ -905,6 +914,7 @@ static void lease_holder(const char *path, int to_parent, int from_parent)
 		_exit(7);
 	pipe_get(from_parent, 20000);
 	close(fd);
+	unlink(primer);
 	_exit(0);
 }
 
@@ -933,17 +943,23 @@ static void test_lease(bool may_break)
 	dr.d.may_break_leases = may_break;
 	pfd.fd = nfswb_mech_files.poll_fd(&dr.d);
 	go_start();
-	c = pipe_get(up[0], 10000);
-	T_CHECK(c == 'w', "the lease holder wrote (%d)", c);
 	signal(SIGALRM, on_watchdog);
 	alarm(20);
+	c = pipe_get(up[0], 10000);
+	T_CHECK(c == 'p', "the lease holder wrote its primer (%d)", c);
+	while (poll(&pfd, 1, 200) > 0)
+		nfswb_mech_files.on_readable(&dr.d);
+	nfswb_mech_files.dirty_bytes(&dr.d);
+	T_CHECK(write(down[1], "g", 1) == 1, "tell the holder to lease");
+	c = pipe_get(up[0], 10000);
+	T_CHECK(c == 'w', "the lease holder wrote (%d)", c);
 	while (poll(&pfd, 1, 200) > 0)
 		nfswb_mech_files.on_readable(&dr.d);
 	nfswb_mech_files.dirty_bytes(&dr.d);
 	T_CHECK(count_files(&dr.d, "lease_waits") >= 1, "%" PRIu64
 		" looks held off by the lease",
 		count_files(&dr.d, "lease_waits"));
-	T_CHECK(count_files(&dr.d, "files_tracked") == 1, "%" PRIu64
+	T_CHECK(count_files(&dr.d, "files_tracked") == 2, "%" PRIu64
 		" files tracked while leased",
 		count_files(&dr.d, "files_tracked"));
 	T_CHECK(write(down[1], "r", 1) == 1, "tell the holder");
@@ -968,7 +984,7 @@ static void test_lease(bool may_break)
 	       may_break ? " (may break)" : "",
 	       count_files(&dr.d, "lease_waits"),
 	       count_files(&dr.d, "files_tracked"), dirty);
-	T_CHECK(count_files(&dr.d, "files_tracked") == 1, "%" PRIu64
+	T_CHECK(count_files(&dr.d, "files_tracked") == 2, "%" PRIu64
 		" files tracked once the lease was returned",
 		count_files(&dr.d, "files_tracked"));
 	T_CHECK(dirty >= MiB / 2, "%" PRIu64 " dirty bytes of the file "
