@@ -42,9 +42,9 @@
  *         recall the delegation.  So events carry the file's handle
  *         (FAN_REPORT_FID), not an fd the kernel opened; the file is
  *         stat'ed and marked through an O_PATH open, which breaks no
- *         lease; and a look opens no file that /proc/locks, read at
- *         most once a second, shows leased (every lease but an active
- *         read lease) unless the caller says the clients are known not
+ *         lease; and a look opens no file that /proc/locks (read at
+ *         most once a second, and again for a file written since)
+ *         shows leased (every lease but an active read lease) unless the caller says the clients are known not
  *         to commit often (may_break_leases: then the open, O_NONBLOCK,
  *         starts the recall and a later look finds the file free).  A
  *         leased file is looked at again later.  A kernel without

@@ -837,12 +837,13 @@ static void test_new_behind_clean(void)
  * is never told of a break, even when the lease was taken a moment
  * after a look at another file read the list; once the lease is
  * returned, a look a second later (mech_files.c reads /proc/locks at
- * most once a second for files it knows) measures it.  With may_break_leases (the clients are judged not to commit
- * often) the look does open it: O_NONBLOCK, so it does not wait, the
- * holder is told of the break and returns the lease, as a client
- * returns its delegation, and the next look measures the file at once.
- * A watchdog fails the test if anything waits (for the
- * lease-break-time, 45 s by default).
+ * most once a second for files it knows) measures it.  With
+ * may_break_leases (the clients are judged not to commit often) the
+ * look does open it: O_NONBLOCK, so it does not wait, the holder is
+ * told of the break and returns the lease, as a client returns its
+ * delegation, and the next look measures the file at once.  A watchdog
+ * fails the test if anything waits (for the lease-break-time, 45 s by
+ * default).
  */
 static volatile sig_atomic_t lease_broken;
 
@@ -918,10 +919,21 @@ static void lease_holder(const char *path, int to_parent, int from_parent)
 	_exit(0);
 }
 
+/* Take the events until none comes for 200 ms, then look: dirty bytes. */
+static uint64_t look_when_quiet(struct drive *dr)
+{
+	struct pollfd pfd = {
+		.fd = nfswb_mech_files.poll_fd(&dr->d), .events = POLLIN,
+	};
+
+	while (poll(&pfd, 1, 200) > 0)
+		nfswb_mech_files.on_readable(&dr->d);
+	return nfswb_mech_files.dirty_bytes(&dr->d);
+}
+
 static void test_lease(bool may_break)
 {
 	char path[PATH_MAX + 16];
-	struct pollfd pfd = { .events = POLLIN };
 	int up[2], down[2], st, c;
 	struct drive dr;
 	uint64_t dirty;
@@ -941,21 +953,16 @@ static void test_lease(bool may_break)
 	close(down[0]);
 	attach(&dr, 64, true);
 	dr.d.may_break_leases = may_break;
-	pfd.fd = nfswb_mech_files.poll_fd(&dr.d);
 	go_start();
 	signal(SIGALRM, on_watchdog);
 	alarm(20);
 	c = pipe_get(up[0], 10000);
 	T_CHECK(c == 'p', "the lease holder wrote its primer (%d)", c);
-	while (poll(&pfd, 1, 200) > 0)
-		nfswb_mech_files.on_readable(&dr.d);
-	nfswb_mech_files.dirty_bytes(&dr.d);
+	look_when_quiet(&dr);
 	T_CHECK(write(down[1], "g", 1) == 1, "tell the holder to lease");
 	c = pipe_get(up[0], 10000);
 	T_CHECK(c == 'w', "the lease holder wrote (%d)", c);
-	while (poll(&pfd, 1, 200) > 0)
-		nfswb_mech_files.on_readable(&dr.d);
-	nfswb_mech_files.dirty_bytes(&dr.d);
+	look_when_quiet(&dr);
 	T_CHECK(count_files(&dr.d, "lease_waits") >= 1, "%" PRIu64
 		" looks held off by the lease",
 		count_files(&dr.d, "lease_waits"));
@@ -975,9 +982,7 @@ static void test_lease(bool may_break)
 	/* The list of leases a look goes by is at most a second old. */
 	if (!may_break)
 		usleep(1100 * 1000);
-	while (poll(&pfd, 1, 200) > 0)
-		nfswb_mech_files.on_readable(&dr.d);
-	dirty = nfswb_mech_files.dirty_bytes(&dr.d);
+	dirty = look_when_quiet(&dr);
 	alarm(0);
 	printf("lease%s: %" PRIu64 " lease waits, then %" PRIu64
 	       " file(s) tracked, %" PRIu64 " bytes dirty\n",
