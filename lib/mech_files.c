@@ -44,9 +44,10 @@
  *         stat'ed and marked through an O_PATH open, which breaks no
  *         lease; and a look opens no file that /proc/locks (read at
  *         most once a second, and again for a file written since)
- *         shows leased (every lease but an active read lease) unless the caller says the clients are known not
- *         to commit often (may_break_leases: then the open, O_NONBLOCK,
- *         starts the recall and a later look finds the file free).  A
+ *         shows leased (every lease but an active read lease) unless
+ *         the caller says the clients are known not to commit often
+ *         (may_break_leases: then the open, O_NONBLOCK, starts the
+ *         recall and a later look finds the file free).  A
  *         leased file is looked at again later.  A kernel without
  *         FAN_REPORT_FID (before 5.1) gets the events' fds, O_NONBLOCK
  *         so that the daemon never waits for the lease's holder.
