@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # test-patched.sh: boot the lab guest on a kernel built with the series
-# (v2: dirty_background_bytes, the bdi_background_kick tracepoint,
+# (v3: dirty_background_bytes, the bdi_background_kick tracepoint,
 # dirty_background_time_ms) and check what the series promises.  The
 # kernel is NFSWB_TEST_KERNEL: 7.3-patched (kernel-patch/series on
 # Linux 7.3.4, the default and what make check boots) or 6.12-patched
@@ -16,7 +16,8 @@
 #  2. dirty_background_bytes = 32 MiB during `stream`: kicks fire for the
 #     disk's bdi only, each with the threshold it was given (8192 pages)
 #     and reclaimable data above it, the flusher starts work with reason
-#     bdi_background, and the disk's reclaimable data stays near 32 MiB.
+#     bdi_background, kicks do not outnumber those starts (one per flusher
+#     pass), and the disk's reclaimable data stays near 32 MiB.
 #  3. dirty_background_time_ms = 1000: every kick's threshold is the
 #     bandwidth it records x 1 s (at least 4 MB, MIN_WRITEBACK_PAGES).
 #  4. nfswbd mode=auto picks the kernel mechanism, writes its target into
@@ -187,6 +188,14 @@ for k in kicks:
 flusher = bdi_background_starts()
 if not flusher:
     die("the flusher never started work with reason bdi_background")
+# v3: a dirtier kicks at most once until the flusher next looks at its
+# background work, and every such look that finds the wb over starts
+# work (writeback_start), so kicks cannot outnumber those starts by more
+# than the one still pending.
+if len(kicks) > len(flusher) + 1:
+    die("%d kicks for %d flusher starts: the kick is not limited to one "
+        "per flusher pass" % (len(kicks), len(flusher)))
+late = sorted(int(k["reclaimable"]) - int(k["thresh"]) for k in kicks)
 # The disk'\''s reclaimable data against 32 MiB.  Allow what arrives
 # between a dirtier'\''s checks and the flusher'\''s start: 8 nfsd threads
 # x ~1 MB ratelimit, plus 100 ms of wire.
@@ -203,9 +212,11 @@ if len(over) > len(rows) // 10:
         % (len(over), len(rows), peak))
 if peak > 2 * 32768 + slack:
     die("reclaimable peaked at %d kB with a 32 MiB threshold" % peak)
-print("bytes 32 MiB: %d kicks, %d flusher starts (bdi_background); "
+print("bytes 32 MiB: %d kicks, %d flusher starts (bdi_background), "
+      "kicks %d pages past the threshold (median, max %d); "
       "reclaimable peak %d kB, %d of %d samples above 48 MiB"
-      % (len(kicks), len(flusher), peak, len(over), len(rows)))
+      % (len(kicks), len(flusher), late[len(late) // 2], late[-1], peak,
+         len(over), len(rows)))
 ' "dirty_background_bytes=32M does not hold the dirty data near 32 MiB"
 
 # ------------------------------------------------------- time = 1000 ms
