@@ -191,7 +191,10 @@ if not flusher:
 # v3: a dirtier kicks at most once until the flusher next looks at its
 # background work, and every such look that finds the wb over starts
 # work (writeback_start), so kicks cannot outnumber those starts by more
-# than the one still pending.
+# than the one still pending.  This assumes no look finds the wb back
+# under the threshold (a COMMIT writing it out first, or the global
+# threshold taking over): stream has no COMMIT until its end, and 32 MiB
+# is below the guest global background threshold.
 if len(kicks) > len(flusher) + 1:
     die("%d kicks for %d flusher starts: the kick is not limited to one "
         "per flusher pass" % (len(kicks), len(flusher)))
