@@ -8,6 +8,7 @@ pass had been started for.  Prints, per run, the COMMIT duration
 p50/p99 (from the two tracepoints) and that amount's p50/p90/max.
 An analysis for RESULTS' fifteenth pass, not one of the lab's tools.
 """
+import math
 import re
 import statistics
 import sys
@@ -17,8 +18,9 @@ LEN = re.compile(r"len=(\d+)")
 
 
 def pct(xs, p):
+    """Nearest rank, as the lab's result.json."""
     xs = sorted(xs)
-    return xs[int(p * (len(xs) - 1))]
+    return xs[max(0, math.ceil(p * len(xs)) - 1)]
 
 
 def commits(path):
