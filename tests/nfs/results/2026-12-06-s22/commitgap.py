@@ -8,18 +8,35 @@ pass had been started for.  Prints, per run, the COMMIT duration
 p50/p99 (from the two tracepoints) and that amount's p50/p90/max.
 With the block events (lab-init traces them since 21a5bfb) it also
 prints, per run, medians over COMMITs of: the KiB of write requests in
-flight at the COMMIT's start, the KiB of write bios that nfsd threads
-(the COMMIT's own fsync) and other tasks (the flusher, jbd2) submitted
-during the COMMIT, and the KiB of write requests completed during it;
-then the same medians over the slowest tenth of the COMMITs.
+flight at the COMMIT's start, the KiB of write bios that the COMMIT's
+own nfsd thread (its fsync) and other tasks (the flusher, jbd2, other
+nfsd threads) submitted during the COMMIT, and the KiB of write
+requests completed during it; then the same medians over the slowest
+tenth of the COMMITs.
 An analysis for RESULTS' fifteenth pass, not one of the lab's tools.
 """
-import math
+import importlib.machinery
+import importlib.util
+import os
 import re
 import statistics
 import sys
 
-EVENT = re.compile(r"\s(\d+\.\d+): (\w+): (.*)")
+
+def lab_analyze():
+    """tests/nfs/lab-analyze as a module: its percentile and xid parser."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        "..", "..", "lab-analyze")
+    loader = importlib.machinery.SourceFileLoader("lab_analyze", path)
+    spec = importlib.util.spec_from_loader("lab_analyze", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
+
+
+LAB = lab_analyze()
+# "  nfsd-93  [000] .....  38.020419: nfsd_commit_start: xid=..."
+EVENT = re.compile(r"-(\d+)\s.*?\s(\d+\.\d+): (\w+): (.*)")
 LEN = re.compile(r"len=(\d+)")
 # block_bio_queue: "253,0 W 123456 + 128 [nfsd]"
 BIO = re.compile(r"^(\d+,\d+) (\S+) (\d+) \+ (\d+) \[(.*)\]")
@@ -29,23 +46,26 @@ RQ = re.compile(r"^(\d+,\d+) (\S+) (?:\d+ )?\(.*?\) (\d+) \+ (\d+)")
 
 
 def pct(xs, p):
-    """Nearest rank, as the lab's result.json."""
-    xs = sorted(xs)
-    return xs[max(0, math.ceil(p * len(xs)) - 1)]
+    return LAB.percentile(sorted(xs), p)
 
 
 def commits(path, blocks):
-    """One dict per COMMIT; the block keys only when the trace has them."""
+    """One dict per COMMIT; the block keys only when the trace has them.
+
+    COMMITs pair up by nfsd thread and xid, as in lab-analyze; an nfsd
+    thread runs one COMMIT at a time, so the bios a thread submits while
+    its COMMIT is open are that COMMIT's own fsync's.
+    """
     since = 0
     inflight = {}
-    cur = None
+    open_commits = {}
     rows = []
     with open(path, errors="replace") as f:
         for line in f:
             m = EVENT.search(line)
             if not m:
                 continue
-            t, name, rest = float(m.group(1)), m.group(2), m.group(3)
+            pid, t, name, rest = m.group(1), float(m.group(2)), m.group(3), m.group(4)
             if name == "writeback_start":
                 since = 0
             elif name == "nfsd_write_done":
@@ -58,22 +78,28 @@ def commits(path, blocks):
             elif name == "block_rq_complete":
                 r = RQ.match(rest)
                 done = inflight.pop((r.group(1), r.group(3)), 0) if r else 0
-                if cur is not None and "block" in cur:
-                    cur["completed"] += done
+                if blocks:
+                    for cur in open_commits.values():
+                        cur["completed"] += done
             elif name == "block_bio_queue":
                 b = BIO.match(rest)
-                if b and "W" in b.group(2) and cur is not None and "block" in cur:
-                    who = "by_nfsd" if b.group(5).startswith("nfsd") else "by_others"
-                    cur[who] += int(b.group(4)) * 512
+                if b and "W" in b.group(2) and blocks:
+                    size = int(b.group(4)) * 512
+                    for (cpid, _), cur in open_commits.items():
+                        cur["by_nfsd" if cpid == pid else "by_others"] += size
             elif name == "nfsd_commit_start":
+                xid = LAB.XID_RE.search(rest)
                 cur = {"t": t, "unstarted": since}
                 if blocks:
-                    cur.update(block=True, inflight=sum(inflight.values()),
+                    cur.update(inflight=sum(inflight.values()),
                                by_nfsd=0, by_others=0, completed=0)
-            elif name == "nfsd_commit_done" and cur:
-                cur["ms"] = (t - cur["t"]) * 1000
-                rows.append(cur)
-                cur = None
+                open_commits[(pid, xid.group(1) if xid else None)] = cur
+            elif name == "nfsd_commit_done":
+                xid = LAB.XID_RE.search(rest)
+                cur = open_commits.pop((pid, xid.group(1) if xid else None), None)
+                if cur:
+                    cur["ms"] = (t - cur["t"]) * 1000
+                    rows.append(cur)
     return rows
 
 
@@ -91,8 +117,8 @@ for run in sys.argv[1:]:
     ms = [r["ms"] for r in rows]
     kib = [r["unstarted"] / 1024 for r in rows]
     line = ("%s: %d COMMITs, %.1f / %.1f ms p50/p99; KiB since the last flusher start p50 %.0f p90 %.0f max %.0f"
-            % (run, len(rows), statistics.median(ms), pct(ms, 0.99),
-               statistics.median(kib), pct(kib, 0.9), max(kib)))
+            % (run, len(rows), statistics.median(ms), pct(ms, 99),
+               statistics.median(kib), pct(kib, 90), max(kib)))
     if blocks:
         med = {k: statistics.median(r[k] for r in rows) / 1024
                for k in ("inflight", "by_nfsd", "by_others", "completed")}
