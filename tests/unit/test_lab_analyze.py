@@ -300,6 +300,24 @@ def test_bench(la, work):
     rows = sorted(c["row"] for c in doc["cells"] if c["status"] == "ok")
     check(len(rows) == 5 and nums == rows, "every point numbered once with "
           "its row: %s, rows %s" % (nums, rows))
+    # The trade-off plot: COMMIT p99 against WRITE p99, the goal's box
+    # from stock's WRITE p99 x 1.2 (24 ms) and the best peer's COMMIT p99
+    # x 1.1 (55 ms).  Inside: bdi-cap and dontcache (20, 50) and nfswbd
+    # on the corner (24, 55); outside: stock (20, 80), global-bg (20, 60).
+    check("(bench-reread-tradeoff.svg)" in md, "the trade-off plot linked")
+    svg = open(os.path.join(out, "bench-reread-tradeoff.svg")).read()
+    box = re.search(r'<rect class="goal" x="([0-9.]+)" y="([0-9.]+)" '
+                    r'width="([0-9.]+)" height="([0-9.]+)"', svg)
+    check(box is not None, "the goal's box drawn")
+    if box:
+        x, y, w, h = (float(v) for v in box.groups())
+        inside = [c for c in re.findall(r'<circle cx="([0-9.]+)" cy="([0-9.]+)"', svg)
+                  if x - 0.2 <= float(c[0]) <= x + w + 0.2
+                  and y - 0.2 <= float(c[1]) <= y + h + 0.2]
+        check(len(inside) == 3, "3 points in the goal's box: %d" % len(inside))
+    check(re.search(r"WRITE p99 &lt;= 24(\.0)? ms = 1.2 x stock's", svg) and
+          re.search(r"COMMIT p99 &lt;= 55(\.0)? ms = 1.1 x", svg),
+          "the box's limits in the key")
 
 
 def test_load_counters(la, work):
