@@ -397,11 +397,25 @@ bool nfswb_policy_knob_change(uint64_t cur, uint64_t want)
 	return moved_enough(cur, want);
 }
 
-bool nfswb_local_watch_due(const struct nfswb_local_watch *w,
-			   uint64_t now_ms)
+static bool local_window_over(const struct nfswb_local_watch *w,
+			      uint64_t now_ms)
 {
 	return !w->have_base || now_ms < w->base_ms ||
 	       now_ms - w->base_ms >= NFSWB_LOCAL_WINDOW_MS;
+}
+
+static bool local_peek_due(const struct nfswb_local_watch *w, uint64_t now_ms)
+{
+	uint64_t last = w->peek_ms > w->base_ms ? w->peek_ms : w->base_ms;
+
+	return w->verdict != NFSWB_LOCAL_PRESENT &&
+	       (now_ms < last || now_ms - last >= NFSWB_LOCAL_PEEK_MS);
+}
+
+bool nfswb_local_watch_due(const struct nfswb_local_watch *w,
+			   uint64_t now_ms)
+{
+	return local_window_over(w, now_ms) || local_peek_due(w, now_ms);
 }
 
 enum nfswb_local_verdict nfswb_local_watch_update(struct nfswb_local_watch *w,
@@ -419,6 +433,12 @@ enum nfswb_local_verdict nfswb_local_watch_update(struct nfswb_local_watch *w,
 	allowed = nfswb_add_sat(nfswb_mul_sat(written - w->base_written, 2),
 				NFSWB_LOCAL_SLACK_BYTES);
 	local = dirtied - w->base_dirtied;
+	if (!local_window_over(w, now_ms)) {
+		/* A look inside the window: only local writers close it. */
+		w->peek_ms = now_ms;
+		if (local <= allowed)
+			return w->verdict;
+	}
 	w->local_bytes = local > allowed ? local - allowed : 0;
 	if (w->local_bytes) {
 		w->seen = true;

@@ -398,8 +398,14 @@ bool nfswb_written_bound_look(struct nfswb_written_bound *w,
  * only in part.  A window with more says local writers are there; the
  * verdict stays so until NFSWB_LOCAL_QUIET_MS pass without such a
  * window, so that a nightly build does not flip the mode twice a minute.
+ * While the verdict is not "present" the whole-device mechanism may be
+ * writing a local writer's data back, so the counts are also looked at
+ * every NFSWB_LOCAL_PEEK_MS, and a window whose local bytes are already
+ * beyond its allowance closes at once: local writers that appear cost
+ * about a second of their data written back, not a whole window's.
  */
 #define NFSWB_LOCAL_WINDOW_MS	5000
+#define NFSWB_LOCAL_PEEK_MS	1000
 #define NFSWB_LOCAL_SLACK_BYTES	(16ull << 20)
 #define NFSWB_LOCAL_QUIET_MS	300000
 
@@ -413,7 +419,8 @@ struct nfswb_local_watch {
 	uint64_t base_dirtied;	/* the counts at the window's start */
 	uint64_t base_written;
 	uint64_t base_ms;
-	uint64_t local_bytes;	/* the last whole window's, beyond nfsd's */
+	uint64_t peek_ms;	/* the last look inside the window */
+	uint64_t local_bytes;	/* the last closed window's, beyond nfsd's */
 	uint64_t seen_ms;	/* when a window last found local writers */
 	bool have_base;
 	bool seen;		/* seen_ms is set */
@@ -421,8 +428,10 @@ struct nfswb_local_watch {
 };
 
 /**
- * nfswb_local_watch_due - would counts fed at @now_ms close a window (or
- * start the first)?  The caller need read them only then.
+ * nfswb_local_watch_due - would counts fed at @now_ms close a window,
+ * start the first, or be a look inside one (verdict not present,
+ * NFSWB_LOCAL_PEEK_MS after the last)?  The caller need read them only
+ * then.
  */
 bool nfswb_local_watch_due(const struct nfswb_local_watch *w,
 			   uint64_t now_ms);
@@ -435,8 +444,10 @@ bool nfswb_local_watch_due(const struct nfswb_local_watch *w,
  *           be read: every dirtied byte then counts as local
  * @now_ms: the clock
  *
- * A window closes once NFSWB_LOCAL_WINDOW_MS have passed since its start;
- * a count that went backwards (nfsd restarted) starts it over.
+ * A window closes once NFSWB_LOCAL_WINDOW_MS have passed since its start,
+ * or earlier, at a look while the verdict is not present, as soon as its
+ * local bytes are beyond what it allows; a count that went backwards
+ * (nfsd restarted) starts it over.
  * Return: the verdict, updated when a window closed.
  */
 enum nfswb_local_verdict nfswb_local_watch_update(struct nfswb_local_watch *w,
