@@ -440,6 +440,7 @@ enum nfswb_local_verdict nfswb_local_watch_update(struct nfswb_local_watch *w,
 			return w->verdict;
 	}
 	w->local_bytes = local > allowed ? local - allowed : 0;
+	w->window_ms = now_ms - w->base_ms;
 	if (w->local_bytes) {
 		w->seen = true;
 		w->seen_ms = now_ms;

@@ -421,6 +421,7 @@ struct nfswb_local_watch {
 	uint64_t base_ms;
 	uint64_t peek_ms;	/* the last look inside the window */
 	uint64_t local_bytes;	/* the last closed window's, beyond nfsd's */
+	uint64_t window_ms;	/* the last closed window's length */
 	uint64_t seen_ms;	/* when a window last found local writers */
 	bool have_base;
 	bool seen;		/* seen_ms is set */

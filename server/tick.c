@@ -214,8 +214,8 @@ static void auto_choose(const struct nfswbd_settings *s,
 	nfswb_format_size(w->local_bytes, local, sizeof(local));
 	if (v == NFSWB_LOCAL_PRESENT)
 		snprintf(d->mode_why, sizeof(d->mode_why),
-			 "%s mode: local writers dirtied %s beyond what nfsd wrote in %d s (%s); %s mode would write their data back too; %d s without them moves to it",
-			 want->name, local, NFSWB_LOCAL_WINDOW_MS / 1000,
+			 "%s mode: local writers dirtied %s beyond what nfsd wrote in %.1f s (%s); %s mode would write their data back too; %d s without them moves to it",
+			 want->name, local, w->window_ms / 1000.0,
 			 local_source_name(src), d->auto_whole->name,
 			 NFSWB_LOCAL_QUIET_MS / 1000);
 	else
