@@ -386,6 +386,23 @@ def test_nfswbd_counters(la, work):
           "status.json summed over devices: %s" % c)
 
 
+def test_log_axis(la):
+    """A y axis spanning more than PLOT_LOG_RATIO goes log, 1-2-5 ticks;
+    the points keep their order and the axis takes in both."""
+    lo, hi, ticks, dec = la.log_axis([46.5, 1231])
+    check((lo, hi, dec) == (20, 2000, 0) and
+          [round(t) for t in ticks] == [20, 50, 100, 200, 500, 1000, 2000],
+          "log axis over 46.5..1231: %s" % ((lo, hi, ticks, dec),))
+    pts = [(10.0, 46.5, "a", 1), (3.4, 1231.0, "b", 2), (9.0, 60.0, "c", 3)]
+    svg = la.pareto_svg("t", pts, "server COMMIT p99")
+    check("log scale" in svg, "a 26x span is drawn on a log scale")
+    cy = [float(m) for m in re.findall(r'<circle cx="[0-9.]+" cy="([0-9.]+)"', svg)]
+    check(len(cy) == 3 and cy[1] < cy[2] < cy[0],
+          "higher p99 drawn higher, on the log scale too: %s" % cy)
+    svg = la.pareto_svg("t", pts[:1] + pts[2:], "server COMMIT p99")
+    check("log scale" not in svg, "a 1.3x span stays linear")
+
+
 def test_table_title(la):
     """A table's title says the version the clients spoke where it is not
     the mount's: manyclients' nfswb-load clients speak NFSv3."""
@@ -442,6 +459,7 @@ def main():
         test_nfswbd_counters(la, work)
         test_verdict(la)
         test_bench(la, work)
+        test_log_axis(la)
         test_table_title(la)
         test_missing_rows(la, work)
     return 1 if FAILS else 0
