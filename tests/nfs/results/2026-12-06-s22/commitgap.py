@@ -49,6 +49,20 @@ def pct(xs, p):
     return LAB.percentile(sorted(xs), p)
 
 
+def op_key(pid, rest):
+    """An nfsd operation's key: its thread and xid, as lab-analyze pairs."""
+    xid = LAB.XID_RE.search(rest)
+    return (pid, xid.group(1) if xid else None)
+
+
+def op_done(opened, pid, rest, t, rows):
+    """The operation of OPENED that this done event ends: its ms, to ROWS."""
+    cur = opened.pop(op_key(pid, rest), None)
+    if cur:
+        cur["ms"] = (t - cur["t"]) * 1000
+        rows.append(cur)
+
+
 def commits(path, blocks):
     """One dict per COMMIT; the block keys only when the trace has them.
 
@@ -88,18 +102,13 @@ def commits(path, blocks):
                     for (cpid, _), cur in open_commits.items():
                         cur["by_nfsd" if cpid == pid else "by_others"] += size
             elif name == "nfsd_commit_start":
-                xid = LAB.XID_RE.search(rest)
                 cur = {"t": t, "unstarted": since}
                 if blocks:
                     cur.update(inflight=sum(inflight.values()),
                                by_nfsd=0, by_others=0, completed=0)
-                open_commits[(pid, xid.group(1) if xid else None)] = cur
+                open_commits[op_key(pid, rest)] = cur
             elif name == "nfsd_commit_done":
-                xid = LAB.XID_RE.search(rest)
-                cur = open_commits.pop((pid, xid.group(1) if xid else None), None)
-                if cur:
-                    cur["ms"] = (t - cur["t"]) * 1000
-                    rows.append(cur)
+                op_done(open_commits, pid, rest, t, rows)
     return rows
 
 

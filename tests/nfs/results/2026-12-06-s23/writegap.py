@@ -79,16 +79,11 @@ def writes(path):
                     for (wpid, _), cur in open_writes.items():
                         cur["own" if wpid == pid else "others"] += size
             elif name == "nfsd_write_start":
-                xid = GAP.LAB.XID_RE.search(rest)
-                open_writes[(pid, xid.group(1) if xid else None)] = {
+                open_writes[GAP.op_key(pid, rest)] = {
                     "t": t, "flusher": passes > 0, "disk": inflight > 0,
                     "own": 0, "others": 0}
             elif name == "nfsd_write_done":
-                xid = GAP.LAB.XID_RE.search(rest)
-                cur = open_writes.pop((pid, xid.group(1) if xid else None), None)
-                if cur:
-                    cur["ms"] = (t - cur["t"]) * 1000
-                    rows.append(cur)
+                GAP.op_done(open_writes, pid, rest, t, rows)
     return rows
 
 
