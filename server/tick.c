@@ -186,10 +186,10 @@ static void auto_choose(const struct nfswbd_settings *s,
 	enum nfswb_local_verdict v, before = w->verdict;
 	enum nfswbd_dirty_source src;
 	const struct nfswb_nfsd_counts *nfsd;
-	uint64_t dirtied;
+	uint64_t dirtied, window_start;
 	char local[32];
 
-	/* The files are read only when a window can close. */
+	/* The files are read only when a window can close or be looked in. */
 	if (!d->auto_whole || !nfswb_local_watch_due(w, now_ms))
 		return;
 	src = nfswbd_dirty_source_of(nfswb_dirtied(&d->dirty_files, &dirtied));
@@ -198,8 +198,15 @@ static void auto_choose(const struct nfswbd_settings *s,
 	d->local_source = src;
 	/* No count of nfsd's (NFS-Ganesha): every dirtied byte is local. */
 	nfsd = nfsd_counts(s->sysroot, t, now_ms);
+	window_start = w->base_ms;
 	v = nfswb_local_watch_update(w, dirtied, nfsd ? nfsd->written : 0,
 				     now_ms);
+	/*
+	 * A look inside a window that left it open says nothing new: the
+	 * backoff below counts closed windows, not looks.
+	 */
+	if (w->base_ms == window_start)
+		return;
 	want = v == NFSWB_LOCAL_ABSENT ? d->auto_whole : d->auto_narrow;
 	/*
 	 * Say what the verdict is once it changes, whether or not it moves;
