@@ -514,8 +514,9 @@ static void test_commits_often(void)
  * The local-writers watch: a sequence of (dirtied, nfsd's count, time)
  * on one state, each with the verdict it must give, the last closed
  * window's bytes beyond what nfsd's writes explain (twice them plus
- * 16 MiB) and that window's length.  Until local writers are present it also looks inside a window
- * once a second and closes it early on them.
+ * 16 MiB) and that window's length.  Until local writers are present
+ * it also looks inside a window once a second and closes it early on
+ * them.
  */
 static const struct local_case {
 	const char *name;
