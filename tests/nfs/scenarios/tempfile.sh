@@ -9,10 +9,13 @@
 # tempfiles.txt says how many of their bytes did (result.json's
 # tempfile_bytes_written).  TEMP_SIZE is 2/3 of the server's background
 # threshold (10 % of mem=1G): stock keeps a whole file in cache.
+# TEMP_START_MS holds the first file back that long after the load
+# starts, so that they can begin after nfswbd's mode=auto has already
+# chosen a mechanism for a device it saw with no local writers.
 # (The layout of a scenario file: see randwrite.sh.)
 
-SC_DEFAULTS="size=256M bs=1M fsync_every=2M temp_size=64M temp_life_ms=5000"
-SC_HELP="fio: SIZE in BS writes, fsync every FSYNC_EVERY; server-local TEMP_SIZE files living TEMP_LIFE_MS"
+SC_DEFAULTS="size=256M bs=1M fsync_every=2M temp_size=64M temp_life_ms=5000 temp_start_ms=0"
+SC_HELP="fio: SIZE in BS writes, fsync every FSYNC_EVERY; server-local TEMP_SIZE files living TEMP_LIFE_MS, the first TEMP_START_MS after the start"
 
 sc_env() {
 	(($(to_bytes "${P[temp_size]}") > 0)) || die "tempfile: temp_size: more than 0"
@@ -35,9 +38,13 @@ EOJ
 # bound is the server's own wait for the client.
 sc_server() {
 	mkdir -p "$EXPORT/tmp"
-	"$OUT/bin/lab-writer" tempfiles "$EXPORT/tmp" -s "$P_temp_size" \
-		-l "$P_temp_life_ms" -t $(((LAB_TIMEOUT + 180) * 1000)) \
-		>"$OUT/tempfiles.txt" 2>>"$OUT/writer.err" &
+	# A late start sleeps in a subshell that then becomes lab-writer,
+	# so the pid below is lab-writer's either way.
+	(
+		sleep "$((P_temp_start_ms / 1000)).$(printf '%03d' $((P_temp_start_ms % 1000)))"
+		exec "$OUT/bin/lab-writer" tempfiles "$EXPORT/tmp" -s "$P_temp_size" \
+			-l "$P_temp_life_ms" -t $(((LAB_TIMEOUT + 180) * 1000))
+	) >"$OUT/tempfiles.txt" 2>>"$OUT/writer.err" &
 	echo $! >/run/lab/tempfiles.pid
 }
 
@@ -50,5 +57,5 @@ sc_server_end() {
 	wait "$pid" ||
 		fail "lab-writer tempfiles failed: $(tail -2 "$OUT/writer.err" | tr '\n' ' ')"
 	grep -q '^tempfiles=' "$OUT/tempfiles.txt" ||
-		fail "lab-writer tempfiles printed no counts"
+		fail "lab-writer tempfiles printed no counts (did the load end before temp_start_ms=$P_temp_start_ms?)"
 }
