@@ -425,6 +425,7 @@ enum nfswb_local_verdict nfswb_local_watch_update(struct nfswb_local_watch *w,
 {
 	uint64_t allowed, local;
 
+	w->closed = false;
 	if (!w->have_base || dirtied < w->base_dirtied ||
 	    written < w->base_written || now_ms < w->base_ms)
 		goto restart;
@@ -439,6 +440,7 @@ enum nfswb_local_verdict nfswb_local_watch_update(struct nfswb_local_watch *w,
 		if (local <= allowed)
 			return w->verdict;
 	}
+	w->closed = true;
 	w->local_bytes = local > allowed ? local - allowed : 0;
 	w->window_ms = now_ms - w->base_ms;
 	if (w->local_bytes) {

@@ -424,6 +424,7 @@ struct nfswb_local_watch {
 	uint64_t window_ms;	/* the last closed window's length */
 	uint64_t seen_ms;	/* when a window last found local writers */
 	bool have_base;
+	bool closed;		/* the last update closed a window */
 	bool seen;		/* seen_ms is set */
 	enum nfswb_local_verdict verdict;
 };
@@ -448,7 +449,8 @@ bool nfswb_local_watch_due(const struct nfswb_local_watch *w,
  * A window closes once NFSWB_LOCAL_WINDOW_MS have passed since its start,
  * or earlier, at a look while the verdict is not present, as soon as its
  * local bytes are beyond what it allows; a count that went backwards
- * (nfsd restarted) starts it over.
+ * (nfsd restarted) starts it over.  @w->closed says whether this update
+ * closed a window: a look that left it open, or a start, did not.
  * Return: the verdict, updated when a window closed.
  */
 enum nfswb_local_verdict nfswb_local_watch_update(struct nfswb_local_watch *w,

@@ -186,7 +186,7 @@ static void auto_choose(const struct nfswbd_settings *s,
 	enum nfswb_local_verdict v, before = w->verdict;
 	enum nfswbd_dirty_source src;
 	const struct nfswb_nfsd_counts *nfsd;
-	uint64_t dirtied, window_start;
+	uint64_t dirtied;
 	char local[32];
 
 	/* The files are read only when a window can close or be looked in. */
@@ -198,14 +198,13 @@ static void auto_choose(const struct nfswbd_settings *s,
 	d->local_source = src;
 	/* No count of nfsd's (NFS-Ganesha): every dirtied byte is local. */
 	nfsd = nfsd_counts(s->sysroot, t, now_ms);
-	window_start = w->base_ms;
 	v = nfswb_local_watch_update(w, dirtied, nfsd ? nfsd->written : 0,
 				     now_ms);
 	/*
 	 * A look inside a window that left it open says nothing new: the
 	 * backoff below counts closed windows, not looks.
 	 */
-	if (w->base_ms == window_start)
+	if (!w->closed)
 		return;
 	want = v == NFSWB_LOCAL_ABSENT ? d->auto_whole : d->auto_narrow;
 	/*

@@ -514,49 +514,51 @@ static void test_commits_often(void)
  * The local-writers watch: a sequence of (dirtied, nfsd's count, time)
  * on one state, each with the verdict it must give, the last closed
  * window's bytes beyond what nfsd's writes explain (twice them plus
- * 16 MiB) and that window's length.  Until local writers are present
- * it also looks inside a window once a second and closes it early on
- * them.
+ * 16 MiB), that window's length and whether this update closed it.
+ * Until local writers are present it also looks inside a window once a
+ * second and closes it early on them.
  */
 static const struct local_case {
 	const char *name;
 	uint64_t dirtied, written, ms;
 	enum nfswb_local_verdict want;
 	uint64_t local, window_ms;
+	bool closed;
 } local_cases[] = {
 	{ "first counts: no window yet", M(1000), M(500), 0,
-	  NFSWB_LOCAL_UNKNOWN, 0, 0 },
+	  NFSWB_LOCAL_UNKNOWN, 0, 0, false },
 	{ "a look inside, NFS alone: the window stays open", M(1200), M(600),
-	  4999, NFSWB_LOCAL_UNKNOWN, 0, 0 },
+	  4999, NFSWB_LOCAL_UNKNOWN, 0, 0, false },
 	{ "NFS alone: absent", M(1200), M(600), 5000, NFSWB_LOCAL_ABSENT,
-	  0, 5000 },
+	  0, 5000, true },
 	{ "pages NFS half-fills, metadata: within twice", M(1400), M(700),
-	  10000, NFSWB_LOCAL_ABSENT, 0, 5000 },
+	  10000, NFSWB_LOCAL_ABSENT, 0, 5000, true },
 	{ "an idle device with a little local: within the slack", M(1416),
-	  M(700), 15000, NFSWB_LOCAL_ABSENT, 0, 5000 },
+	  M(700), 15000, NFSWB_LOCAL_ABSENT, 0, 5000, true },
 	{ "a look 1 s in, NFS alone: still absent", M(1450), M(720), 16000,
-	  NFSWB_LOCAL_ABSENT, 0, 5000 },
+	  NFSWB_LOCAL_ABSENT, 0, 5000, false },
 	{ "half a second later: no look is due, nothing counted", M(1600),
-	  M(720), 16500, NFSWB_LOCAL_ABSENT, 0, 5000 },
+	  M(720), 16500, NFSWB_LOCAL_ABSENT, 0, 5000, false },
 	{ "temp files beside NFS: the next look closes the window, present",
-	  M(1616), M(750), 17000, NFSWB_LOCAL_PRESENT, M(84), 2000 },
+	  M(1616), M(750), 17000, NFSWB_LOCAL_PRESENT, M(84), 2000, true },
 	{ "present: no look inside the window", M(1700), M(760), 20000,
-	  NFSWB_LOCAL_PRESENT, M(84), 2000 },
+	  NFSWB_LOCAL_PRESENT, M(84), 2000, false },
 	{ "the window closes at 5 s: local writers again", M(1704), M(760),
-	  22000, NFSWB_LOCAL_PRESENT, M(52), 5000 },
+	  22000, NFSWB_LOCAL_PRESENT, M(52), 5000, true },
 	{ "quiet again, not for long enough", M(1708), M(760), 27000,
-	  NFSWB_LOCAL_PRESENT, 0, 5000 },
+	  NFSWB_LOCAL_PRESENT, 0, 5000, true },
 	{ "nfsd restarted: the window starts over", M(1710), M(1), 28000,
-	  NFSWB_LOCAL_PRESENT, 0, 5000 },
+	  NFSWB_LOCAL_PRESENT, 0, 5000, false },
 	{ "quiet, 5 s short of 5 min", M(1720), M(6), 22000 + 295000,
-	  NFSWB_LOCAL_PRESENT, 0, 289000 },
+	  NFSWB_LOCAL_PRESENT, 0, 289000, true },
 	{ "a window not closed changes nothing", M(1725), M(6), 22000 + 299999,
-	  NFSWB_LOCAL_PRESENT, 0, 289000 },
+	  NFSWB_LOCAL_PRESENT, 0, 289000, false },
 	{ "quiet for 5 min: absent", M(1730), M(11), 22000 + 300000,
-	  NFSWB_LOCAL_ABSENT, 0, 5000 },
-	{ "no nfsd count (0): all of it local", M(1780), 0, 400000,
-	  NFSWB_LOCAL_ABSENT, 0, 5000 },
-	{ "and it is", M(1880), 0, 405000, NFSWB_LOCAL_PRESENT, M(84), 5000 },
+	  NFSWB_LOCAL_ABSENT, 0, 5000, true },
+	{ "no nfsd count (0): a count that went back, the window starts over",
+	  M(1780), 0, 400000, NFSWB_LOCAL_ABSENT, 0, 5000, false },
+	{ "then all of it is local", M(1880), 0, 405000, NFSWB_LOCAL_PRESENT,
+	  M(84), 5000, true },
 };
 
 static void test_local_watch(void)
@@ -571,9 +573,10 @@ static void test_local_watch(void)
 		v = nfswb_local_watch_update(&w, c->dirtied, c->written,
 					     c->ms);
 		T_CHECK(v == c->want && w.local_bytes == c->local &&
-			w.window_ms == c->window_ms,
-			"%s: verdict %d, local %" PRIu64 ", window %" PRIu64 " ms",
-			c->name, (int)v, w.local_bytes, w.window_ms);
+			w.window_ms == c->window_ms && w.closed == c->closed,
+			"%s: verdict %d, local %" PRIu64 ", window %" PRIu64
+			" ms, closed %d", c->name, (int)v, w.local_bytes,
+			w.window_ms, w.closed);
 	}
 }
 
