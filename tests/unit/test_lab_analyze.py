@@ -393,6 +393,14 @@ def test_log_axis(la):
     check((lo, hi, dec) == (20, 2000, 0) and
           [round(t) for t in ticks] == [20, 50, 100, 200, 500, 1000, 2000],
           "log axis over 46.5..1231: %s" % ((lo, hi, ticks, dec),))
+    # Points just above a step and just below one: the axis goes a step
+    # further, so that neither marker sits on an axis line.
+    lo, hi, ticks, dec = la.log_axis([53.3, 4844])
+    check((lo, hi) == (20, 10000),
+          "log axis over 53.3..4844 keeps clear of both: %s" % ((lo, hi),))
+    lo, hi, ticks, dec = la.log_axis([0.5, 20])
+    check((lo, hi, dec) == (0.2, 50, 1),
+          "log axis over 0.5..20 (steps themselves): %s" % ((lo, hi, dec),))
     pts = [(10.0, 46.5, "a", 1), (3.4, 1231.0, "b", 2), (9.0, 60.0, "c", 3)]
     svg = la.pareto_svg("t", pts, "server COMMIT p99")
     check("log scale" in svg, "a 26x span is drawn on a log scale")
