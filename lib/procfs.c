@@ -104,8 +104,10 @@ int nfswb_kfile_keyed_u64(struct nfswb_kfile *f, const char *key,
  * operations of up to 20 digits fit.
  */
 #define NFSD_STATS_MAX		4096
+#define NFSD_PROC3_WRITE	7	/* NFSPROC3_WRITE */
 #define NFSD_PROC3_COMMIT	21	/* NFSPROC3_COMMIT */
 #define NFSD_OP_COMMIT		5	/* OP_COMMIT */
+#define NFSD_OP_WRITE		38	/* OP_WRITE */
 
 /*
  * The @index-th number after "@key COUNT" on @line (a whole line, to
@@ -156,13 +158,14 @@ int nfswb_nfsd_counts(struct nfswb_kfile *f, struct nfswb_nfsd_counts *c)
 		    sscanf(line + 3, "%" SCNu64 " %" SCNu64, &rd,
 			   &c->written) == 2)
 			have_io = true;
-		else if (nfsd_table_nth(line, nl, "proc3", NFSD_PROC3_COMMIT,
-					&v) ||
-			 nfsd_table_nth(line, nl, "proc4ops", NFSD_OP_COMMIT,
-					&v)) {
+		if (nfsd_table_nth(line, nl, "proc3", NFSD_PROC3_COMMIT, &v) ||
+		    nfsd_table_nth(line, nl, "proc4ops", NFSD_OP_COMMIT, &v)) {
 			c->commits += v;
 			c->has_commits = true;
 		}
+		if (nfsd_table_nth(line, nl, "proc3", NFSD_PROC3_WRITE, &v) ||
+		    nfsd_table_nth(line, nl, "proc4ops", NFSD_OP_WRITE, &v))
+			c->writes += v;
 		line = nl + 1;
 	}
 	return have_io ? 0 : -ENOENT;

@@ -79,6 +79,11 @@ struct nfswb_nfsd_counts {
 	 */
 	uint64_t commits;
 	bool has_commits;
+	/*
+	 * WRITEs it was sent: NFSv3's (procedure 7) and NFSv4's (operation
+	 * 38); 0 when neither line is there.
+	 */
+	uint64_t writes;
 };
 
 /**

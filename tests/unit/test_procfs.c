@@ -196,15 +196,27 @@ static void test_nfsd_counts(void)
 	T_CHECK(nfswb_kfile_reopen(&f) == 0, "open %s", path);
 	T_CHECK(nfswb_nfsd_counts(&f, &c) == 0 &&
 		c.written == 1073741824000ull && c.has_commits &&
-		c.commits == 133, "written %llu, commits %llu (%d)",
+		c.commits == 133 && c.writes == 4096,
+		"written %llu, commits %llu (%d), writes %llu",
 		(unsigned long long)c.written, (unsigned long long)c.commits,
-		c.has_commits);
+		c.has_commits, (unsigned long long)c.writes);
+	/* NFSv4's WRITE is operation 38 (7.3's lab, proc4ops whole). */
+	put("proc/net/rpc/nfsd", "io 0 268435456\n"
+	    "proc3 22 0 0 0 0 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
+	    "proc4ops 76 0 0 0 7 0 64 0 0 0 100 0 0 0 0 0 0 0 0 0 0 0 0 0 0 "
+	    "0 0 0 0 0 0 0 0 0 0 0 0 0 0 2048 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 "
+	    "0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+	T_CHECK(nfswb_nfsd_counts(&f, &c) == 0 && c.writes == 2049 &&
+		c.commits == 64, "v4 writes %llu, commits %llu",
+		(unsigned long long)c.writes, (unsigned long long)c.commits);
 	/* No v4, and a proc3 table too short for COMMIT: none counted. */
 	put("proc/net/rpc/nfsd", "rc 0 12 34\nfh 0 0 0 0 0\nio 4096 10\n"
 	    "proc3 21 2 131 0 128 129 0 0 4096 128 0 0 0 0 0 0 0 0 0 0 2 1\n");
 	T_CHECK(nfswb_nfsd_counts(&f, &c) == 0 && c.written == 10 &&
-		!c.has_commits && !c.commits, "short proc3: %llu (%d)",
-		(unsigned long long)c.commits, c.has_commits);
+		!c.has_commits && !c.commits && c.writes == 4096,
+		"short proc3: %llu (%d), writes %llu",
+		(unsigned long long)c.commits, c.has_commits,
+		(unsigned long long)c.writes);
 	/* A table with fewer numbers than it says, or cut: none. */
 	put("proc/net/rpc/nfsd", "io 4096 10\nproc3 22 2 131 0\n"
 	    "proc4ops 76 0 0 0 0 0 9");
