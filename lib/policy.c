@@ -418,21 +418,39 @@ bool nfswb_local_watch_due(const struct nfswb_local_watch *w,
 	return local_window_over(w, now_ms) || local_peek_due(w, now_ms);
 }
 
+/*
+ * What nfsd's WRITEs of a window can have dirtied: @bytes, 1/8 more for
+ * metadata, the partial first and last page of each of its @writes, and
+ * the slack; with no count of WRITEs, twice @bytes and the slack.
+ */
+static uint64_t local_allowance(uint64_t bytes, uint64_t writes)
+{
+	uint64_t more = writes ?
+		nfswb_add_sat(bytes >> NFSWB_LOCAL_META_SHIFT,
+			      nfswb_mul_sat(writes, NFSWB_LOCAL_PARTIAL_BYTES)) :
+		bytes;
+
+	return nfswb_add_sat(nfswb_add_sat(bytes, more),
+			     NFSWB_LOCAL_SLACK_BYTES);
+}
+
 enum nfswb_local_verdict nfswb_local_watch_update(struct nfswb_local_watch *w,
 						  uint64_t dirtied,
 						  uint64_t written,
+						  uint64_t writes,
 						  uint64_t now_ms)
 {
 	uint64_t allowed, local;
 
 	w->closed = false;
 	if (!w->have_base || dirtied < w->base_dirtied ||
-	    written < w->base_written || now_ms < w->base_ms)
+	    written < w->base_written || writes < w->base_writes ||
+	    now_ms < w->base_ms)
 		goto restart;
 	if (!nfswb_local_watch_due(w, now_ms))
 		return w->verdict;
-	allowed = nfswb_add_sat(nfswb_mul_sat(written - w->base_written, 2),
-				NFSWB_LOCAL_SLACK_BYTES);
+	allowed = local_allowance(written - w->base_written,
+				  writes - w->base_writes);
 	local = dirtied - w->base_dirtied;
 	if (!local_window_over(w, now_ms)) {
 		/* A look inside the window: only local writers close it. */
@@ -452,6 +470,7 @@ enum nfswb_local_verdict nfswb_local_watch_update(struct nfswb_local_watch *w,
 restart:
 	w->base_dirtied = dirtied;
 	w->base_written = written;
+	w->base_writes = writes;
 	w->base_ms = now_ms;
 	w->have_base = true;
 	return w->verdict;

@@ -392,10 +392,17 @@ bool nfswb_written_bound_look(struct nfswb_written_bound *w,
  * 1054 MiB of them to disk against stock's 56 MiB, COMMIT p99 3.7 s).
  * mode=auto therefore uses such a mechanism only on a device where what
  * was dirtied on it (BdiDirtied, or the machine's nr_dirtied without
- * debugfs) stayed within twice what nfsd wrote (io in /proc/net/rpc/nfsd,
- * all devices) plus NFSWB_LOCAL_SLACK_BYTES over each
- * NFSWB_LOCAL_WINDOW_MS: twice for metadata and for pages NFS dirties
- * only in part.  A window with more says local writers are there; the
+ * debugfs) stayed within what nfsd's WRITEs can dirty over each
+ * NFSWB_LOCAL_WINDOW_MS (io, proc3 and proc4ops in /proc/net/rpc/nfsd,
+ * all devices): the bytes they wrote, 1/8 more for metadata
+ * (NFSWB_LOCAL_META_SHIFT), NFSWB_LOCAL_PARTIAL_BYTES a WRITE for the
+ * first and last page it fills only in part, plus
+ * NFSWB_LOCAL_SLACK_BYTES.  Where nfsd's count of WRITEs cannot be had,
+ * twice the bytes stand for the last two.  (Twice was the bound for all
+ * WRITEs before: beside NFS writing 10 MB/s it let 64 MiB of temp files
+ * in 5 s pass as NFS's, and the lab's tempfile with its temp files
+ * starting 10 s in wrote 59 MiB of them back.)  A window with more says
+ * local writers are there; the
  * verdict stays so until NFSWB_LOCAL_QUIET_MS pass without such a
  * window, so that a nightly build does not flip the mode twice a minute.
  * While the verdict is not "present" the whole-device mechanism may be
@@ -407,6 +414,8 @@ bool nfswb_written_bound_look(struct nfswb_written_bound *w,
 #define NFSWB_LOCAL_WINDOW_MS	5000
 #define NFSWB_LOCAL_PEEK_MS	1000
 #define NFSWB_LOCAL_SLACK_BYTES	(16ull << 20)
+#define NFSWB_LOCAL_META_SHIFT	3
+#define NFSWB_LOCAL_PARTIAL_BYTES	8192
 #define NFSWB_LOCAL_QUIET_MS	300000
 
 enum nfswb_local_verdict {
@@ -418,6 +427,7 @@ enum nfswb_local_verdict {
 struct nfswb_local_watch {
 	uint64_t base_dirtied;	/* the counts at the window's start */
 	uint64_t base_written;
+	uint64_t base_writes;
 	uint64_t base_ms;
 	uint64_t peek_ms;	/* the last look inside the window */
 	uint64_t local_bytes;	/* the last closed window's, beyond nfsd's */
@@ -444,6 +454,9 @@ bool nfswb_local_watch_due(const struct nfswb_local_watch *w,
  * @dirtied: bytes ever dirtied on the device (or the machine)
  * @written: nfsd's count of the bytes it wrote; pass 0 where it cannot
  *           be read: every dirtied byte then counts as local
+ * @writes: nfsd's count of the WRITEs it was sent; 0 where it cannot be
+ *          read (a window whose bytes grew and WRITEs did not is taken
+ *          for that)
  * @now_ms: the clock
  *
  * A window closes once NFSWB_LOCAL_WINDOW_MS have passed since its start,
@@ -456,6 +469,7 @@ bool nfswb_local_watch_due(const struct nfswb_local_watch *w,
 enum nfswb_local_verdict nfswb_local_watch_update(struct nfswb_local_watch *w,
 						  uint64_t dirtied,
 						  uint64_t written,
+						  uint64_t writes,
 						  uint64_t now_ms);
 
 /*

@@ -199,7 +199,7 @@ static void auto_choose(const struct nfswbd_settings *s,
 	/* No count of nfsd's (NFS-Ganesha): every dirtied byte is local. */
 	nfsd = nfsd_counts(s->sysroot, t, now_ms);
 	v = nfswb_local_watch_update(w, dirtied, nfsd ? nfsd->written : 0,
-				     now_ms);
+				     nfsd ? nfsd->writes : 0, now_ms);
 	/*
 	 * A look inside a window that left it open says nothing new: the
 	 * backoff below counts closed windows, not looks.

@@ -4,7 +4,7 @@
 # --sysroot): the knob acts on everything dirtied on the device, so the
 # daemon begins in files mode, moves to kernel mode once a 5 s window
 # shows nothing dirtied beyond what nfsd wrote (BdiDirtied against the
-# io line of /proc/net/rpc/nfsd), and back to files mode when local
+# io and proc3 lines of /proc/net/rpc/nfsd), and back to files mode when local
 # writers dirty the device, at the next look of the once-a-second
 # watch rather than at the window's end (status.json, the log, the
 # metric); beside
@@ -19,11 +19,12 @@ echo 0 > "$root/sys/class/bdi/$majmin/dirty_background_bytes"
 mkdir -p "$root/proc/net/rpc"
 # The daemon holds both files open and preads them: each is rewritten in
 # place, one write(2) of a fixed width, so that a read sees all or none.
-stats() {	# BdiDirtied in kB, nfsd's written bytes
+stats() {	# BdiDirtied in kB, nfsd's written bytes, its NFSv3 WRITEs
 	printf 'BdiWriteback: 0 kB\nBdiReclaimable: 0 kB\nBdiDirtied: %12s kB\n' \
 		"$1" | dd of="$root/sys/kernel/debug/bdi/$majmin/stats" \
 		conv=notrunc status=none
-	printf 'rc 0 0 0\nio 0 %14s\nth 8 0\n' "$2" |
+	printf 'rc 0 0 0\nio 0 %14s\nth 8 0\nproc3 22 0 0 0 0 0 0 0 %12s%s\n' \
+		"$2" "${3:-0}" "$(printf ' 0%.0s' $(seq 14))" |
 		dd of="$root/proc/net/rpc/nfsd" conv=notrunc status=none
 }
 stats 1000000 5000000
@@ -68,23 +69,25 @@ wait_for 9 is kernel absent ||
 grep -q "kernel mode: no local writers" "$WORK/err" ||
 	fail "the move is not logged: $(cat "$WORK/err")"
 
-# 200 MiB dirtied while nfsd wrote 10: 164 MiB beyond twice nfsd's
-# writes and the 16 MiB slack.
-stats $((1100000 + 204800)) $((5000000 + 10 * 1048576))
+# 200 MiB dirtied while nfsd wrote 10 in 10 WRITEs: 172.671875 MiB
+# beyond what they can have dirtied (10 MiB, an eighth more, 8 KiB a
+# WRITE) and the 16 MiB slack.
+local_bytes=$((200 * 1048576 - 10 * 1048576 - 10 * 131072 - 10 * 8192 - 16 * 1048576))
+stats $((1100000 + 204800)) $((5000000 + 10 * 1048576)) 10
 wait_for 9 is files present ||
 	fail "no move back to files mode beside local writers: $(jq -c .devices[0] "$st")"
-[ "$(json_get "$st" .devices[0].local_writers.last_window_bytes)" = $((164 * 1048576)) ] ||
+[ "$(json_get "$st" .devices[0].local_writers.last_window_bytes)" = $local_bytes ] ||
 	fail "last_window_bytes: $(json_get "$st" .devices[0].local_writers)"
 [ "$(json_get "$st" .devices[0].local_writers.source)" = debugfs-bdi ] ||
 	fail "source: $(json_get "$st" .devices[0].local_writers)"
-metric="nfswb_local_writer_bytes{bdi=\"$majmin\"} $((164 * 1048576))"
+metric="nfswb_local_writer_bytes{bdi=\"$majmin\"} $local_bytes"
 wait_for 3 grep -qxF "$metric" "$WORK/nfswb.prom" ||
 	fail "no '$metric' in the metrics: $(grep local_writer "$WORK/nfswb.prom")"
-grep -q "files mode: local writers dirtied 164.* beyond what nfsd wrote" "$WORK/err" ||
+grep -q "files mode: local writers dirtied 172.* beyond what nfsd wrote" "$WORK/err" ||
 	fail "the move back is not logged: $(cat "$WORK/err")"
 # In kernel mode the watch looks every second: the window that found
 # them closed at a look, before its 5 s were up.
-grep -q "files mode: local writers dirtied 164.* in [0-4]\.[0-9] s" "$WORK/err" ||
-	fail "the window did not close early: $(grep 'local writers dirtied 164' "$WORK/err")"
+grep -q "files mode: local writers dirtied 172.* in [0-4]\.[0-9] s" "$WORK/err" ||
+	fail "the window did not close early: $(grep 'local writers dirtied 172' "$WORK/err")"
 kill -0 $PIDS || fail "nfswbd died: $(cat "$WORK/err")"
 exit 0

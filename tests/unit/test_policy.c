@@ -511,54 +511,78 @@ static void test_commits_often(void)
 }
 
 /*
- * The local-writers watch: a sequence of (dirtied, nfsd's count, time)
- * on one state, each with the verdict it must give, the last closed
- * window's bytes beyond what nfsd's writes explain (twice them plus
- * 16 MiB), that window's length and whether this update closed it.
- * Until local writers are present it also looks inside a window once a
- * second and closes it early on them.
+ * The local-writers watch: a sequence of (dirtied, nfsd's bytes, nfsd's
+ * WRITEs, time) on one state, each with the verdict it must give, the
+ * last closed window's bytes beyond what nfsd's WRITEs can have dirtied
+ * (their bytes, 1/8 more, 8 KiB a WRITE, 16 MiB), that window's length
+ * and whether this update closed it.  Until local writers are present
+ * it also looks inside a window once a second and closes it early on
+ * them.
  */
+#define ALLOWED(bytes, writes) \
+	((bytes) + (bytes) / 8 + (writes) * 8192ull + M(16))
+
 static const struct local_case {
 	const char *name;
-	uint64_t dirtied, written, ms;
+	uint64_t dirtied, written, writes, ms;
 	enum nfswb_local_verdict want;
 	uint64_t local, window_ms;
 	bool closed;
 } local_cases[] = {
-	{ "first counts: no window yet", M(1000), M(500), 0,
+	{ "first counts: no window yet", M(1000), M(500), 1000, 0,
 	  NFSWB_LOCAL_UNKNOWN, 0, 0, false },
-	{ "a look inside, NFS alone: the window stays open", M(1200), M(600),
-	  4999, NFSWB_LOCAL_UNKNOWN, 0, 0, false },
-	{ "NFS alone: absent", M(1200), M(600), 5000, NFSWB_LOCAL_ABSENT,
-	  0, 5000, true },
-	{ "pages NFS half-fills, metadata: within twice", M(1400), M(700),
-	  10000, NFSWB_LOCAL_ABSENT, 0, 5000, true },
-	{ "an idle device with a little local: within the slack", M(1416),
-	  M(700), 15000, NFSWB_LOCAL_ABSENT, 0, 5000, true },
-	{ "a look 1 s in, NFS alone: still absent", M(1450), M(720), 16000,
-	  NFSWB_LOCAL_ABSENT, 0, 5000, false },
-	{ "half a second later: no look is due, nothing counted", M(1600),
-	  M(720), 16500, NFSWB_LOCAL_ABSENT, 0, 5000, false },
-	{ "temp files beside NFS: the next look closes the window, present",
-	  M(1616), M(750), 17000, NFSWB_LOCAL_PRESENT, M(84), 2000, true },
-	{ "present: no look inside the window", M(1700), M(760), 20000,
-	  NFSWB_LOCAL_PRESENT, M(84), 2000, false },
-	{ "the window closes at 5 s: local writers again", M(1704), M(760),
-	  22000, NFSWB_LOCAL_PRESENT, M(52), 5000, true },
-	{ "quiet again, not for long enough", M(1708), M(760), 27000,
-	  NFSWB_LOCAL_PRESENT, 0, 5000, true },
-	{ "nfsd restarted: the window starts over", M(1710), M(1), 28000,
-	  NFSWB_LOCAL_PRESENT, 0, 5000, false },
-	{ "quiet, 5 s short of 5 min", M(1720), M(6), 22000 + 295000,
-	  NFSWB_LOCAL_PRESENT, 0, 289000, true },
-	{ "a window not closed changes nothing", M(1725), M(6), 22000 + 299999,
-	  NFSWB_LOCAL_PRESENT, 0, 289000, false },
-	{ "quiet for 5 min: absent", M(1730), M(11), 22000 + 300000,
+	{ "a look inside, NFS alone: the window stays open", M(1100),
+	  M(600), 1100, 4999, NFSWB_LOCAL_UNKNOWN, 0, 0, false },
+	{ "NFS alone: absent", M(1100), M(600), 1100, 5000,
 	  NFSWB_LOCAL_ABSENT, 0, 5000, true },
+	{ "metadata, an eighth beyond the data: within", M(1206), M(680),
+	  1180, 10000, NFSWB_LOCAL_ABSENT, 0, 5000, true },
+	/* Twice the bytes (the bound before) took these for local. */
+	{ "1 KiB WRITEs, a page dirtied each: within 8 KiB a WRITE",
+	  M(1206 + 64), M(680 + 16), 1180 + 16384, 15000,
+	  NFSWB_LOCAL_ABSENT, 0, 5000, true },
+	{ "a look 1 s in, NFS alone: still absent", M(1280), M(706),
+	  17574, 16000, NFSWB_LOCAL_ABSENT, 0, 5000, false },
+	{ "half a second later: no look is due, nothing counted", M(1300),
+	  M(706), 17574, 16500, NFSWB_LOCAL_ABSENT, 0, 5000, false },
+	/*
+	 * The lab's tempfile with its temp files starting late: NFS at
+	 * 10 MiB/s in 1 MiB WRITEs and 64 MiB of temp files written at
+	 * once.  Twice nfsd's bytes allowed 56 MiB here and 116 in a whole
+	 * window: the temp files passed as NFS's.
+	 */
+	{ "temp files beside NFS: the next look closes the window, present",
+	  M(1270 + 20 + 64), M(716), 17584, 17000, NFSWB_LOCAL_PRESENT,
+	  M(84) - ALLOWED(M(20), 20), 2000, true },
+	{ "present: no look inside the window", M(1400), M(760), 17640,
+	  20000, NFSWB_LOCAL_PRESENT, M(84) - ALLOWED(M(20), 20), 2000,
+	  false },
+	{ "the window closes at 5 s: local writers again", M(1354 + 104),
+	  M(716 + 56), 17584 + 56, 22000, NFSWB_LOCAL_PRESENT,
+	  M(104) - ALLOWED(M(56), 56), 5000, true },
+	{ "quiet again, not for long enough", M(1462), M(776), 17644, 27000,
+	  NFSWB_LOCAL_PRESENT, 0, 5000, true },
+	{ "nfsd restarted: the window starts over", M(1464), M(1), 1, 28000,
+	  NFSWB_LOCAL_PRESENT, 0, 5000, false },
+	{ "quiet, 5 s short of 5 min", M(1474), M(6), 6, 22000 + 295000,
+	  NFSWB_LOCAL_PRESENT, 0, 289000, true },
+	{ "a window not closed changes nothing", M(1479), M(6), 6,
+	  22000 + 299999, NFSWB_LOCAL_PRESENT, 0, 289000, false },
+	{ "quiet for 5 min: absent", M(1484), M(11), 11, 22000 + 300000,
+	  NFSWB_LOCAL_ABSENT, 0, 5000, true },
+	/* Without a count of WRITEs, twice the bytes: as before. */
+	{ "no count of WRITEs: a restart", M(1484), M(11), 0, 330000,
+	  NFSWB_LOCAL_ABSENT, 0, 5000, false },
+	{ "then twice the bytes are NFS's", M(1484 + 56), M(31), 0, 335000,
+	  NFSWB_LOCAL_ABSENT, 0, 5000, true },
+	{ "and more is local", M(1540 + 70), M(51), 0, 340000,
+	  NFSWB_LOCAL_PRESENT, M(70) - M(20) * 2 - M(16), 5000,
+	  true },
 	{ "no nfsd count (0): a count that went back, the window starts over",
-	  M(1780), 0, 400000, NFSWB_LOCAL_ABSENT, 0, 5000, false },
-	{ "then all of it is local", M(1880), 0, 405000, NFSWB_LOCAL_PRESENT,
-	  M(84), 5000, true },
+	  M(1780), 0, 0, 400000, NFSWB_LOCAL_PRESENT,
+	  M(70) - M(20) * 2 - M(16), 5000, false },
+	{ "then all of it is local", M(1880), 0, 0, 405000,
+	  NFSWB_LOCAL_PRESENT, M(84), 5000, true },
 };
 
 static void test_local_watch(void)
@@ -571,7 +595,7 @@ static void test_local_watch(void)
 		enum nfswb_local_verdict v;
 
 		v = nfswb_local_watch_update(&w, c->dirtied, c->written,
-					     c->ms);
+					     c->writes, c->ms);
 		T_CHECK(v == c->want && w.local_bytes == c->local &&
 			w.window_ms == c->window_ms && w.closed == c->closed,
 			"%s: verdict %d, local %" PRIu64 ", window %" PRIu64
