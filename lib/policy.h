@@ -402,17 +402,19 @@ bool nfswb_written_bound_look(struct nfswb_written_bound *w,
  * WRITEs before: beside NFS writing 10 MB/s it let 64 MiB of temp files
  * in 5 s pass as NFS's, and the lab's tempfile with its temp files
  * starting 10 s in wrote 59 MiB of them back.)  A window with more says
- * local writers are there; the
- * verdict stays so until NFSWB_LOCAL_QUIET_MS pass without such a
- * window, so that a nightly build does not flip the mode twice a minute.
+ * local writers are there; the verdict stays so until
+ * NFSWB_LOCAL_QUIET_MS pass without such a window, so that a nightly
+ * build does not flip the mode twice a minute.
  * While the verdict is not "present" the whole-device mechanism may be
  * writing a local writer's data back, so the counts are also looked at
- * every NFSWB_LOCAL_PEEK_MS, and a window whose local bytes are already
- * beyond its allowance closes at once: local writers that appear cost
- * about a second of their data written back, not a whole window's.
+ * every NFSWB_LOCAL_PEEK_MS (each 100 ms interval: both counts are a
+ * pread of a small file), and a window whose local bytes are already
+ * beyond its allowance closes at once.  (A look once a second let the
+ * lab's late temp files have 28 MiB written back in the second before
+ * it.)
  */
 #define NFSWB_LOCAL_WINDOW_MS	5000
-#define NFSWB_LOCAL_PEEK_MS	1000
+#define NFSWB_LOCAL_PEEK_MS	100
 #define NFSWB_LOCAL_SLACK_BYTES	(16ull << 20)
 #define NFSWB_LOCAL_META_SHIFT	3
 #define NFSWB_LOCAL_PARTIAL_BYTES	8192

@@ -5,7 +5,7 @@
 # daemon begins in files mode, moves to kernel mode once a 5 s window
 # shows nothing dirtied beyond what nfsd wrote (BdiDirtied against the
 # io and proc3 lines of /proc/net/rpc/nfsd), and back to files mode when local
-# writers dirty the device, at the next look of the once-a-second
+# writers dirty the device, at the next look of the 100 ms
 # watch rather than at the window's end (status.json, the log, the
 # metric); beside
 # local writers from the start it stays in files mode and says why.  A
@@ -19,13 +19,15 @@ echo 0 > "$root/sys/class/bdi/$majmin/dirty_background_bytes"
 mkdir -p "$root/proc/net/rpc"
 # The daemon holds both files open and preads them: each is rewritten in
 # place, one write(2) of a fixed width, so that a read sees all or none.
+# nfsd's first: a look between the two writes then sees NFS's bytes
+# without the dirtied ones, which closes nothing, not the reverse.
 stats() {	# BdiDirtied in kB, nfsd's written bytes, its NFSv3 WRITEs
-	printf 'BdiWriteback: 0 kB\nBdiReclaimable: 0 kB\nBdiDirtied: %12s kB\n' \
-		"$1" | dd of="$root/sys/kernel/debug/bdi/$majmin/stats" \
-		conv=notrunc status=none
 	printf 'rc 0 0 0\nio 0 %14s\nth 8 0\nproc3 22 0 0 0 0 0 0 0 %12s%s\n' \
 		"$2" "${3:-0}" "$(printf ' 0%.0s' $(seq 14))" |
 		dd of="$root/proc/net/rpc/nfsd" conv=notrunc status=none
+	printf 'BdiWriteback: 0 kB\nBdiReclaimable: 0 kB\nBdiDirtied: %12s kB\n' \
+		"$1" | dd of="$root/sys/kernel/debug/bdi/$majmin/stats" \
+		conv=notrunc status=none
 }
 stats 1000000 5000000
 
@@ -85,7 +87,7 @@ wait_for 3 grep -qxF "$metric" "$WORK/nfswb.prom" ||
 	fail "no '$metric' in the metrics: $(grep local_writer "$WORK/nfswb.prom")"
 grep -q "files mode: local writers dirtied 172.* beyond what nfsd wrote" "$WORK/err" ||
 	fail "the move back is not logged: $(cat "$WORK/err")"
-# In kernel mode the watch looks every second: the window that found
+# In kernel mode the watch looks every 100 ms: the window that found
 # them closed at a look, before its 5 s were up.
 grep -q "files mode: local writers dirtied 172.* in [0-4]\.[0-9] s" "$WORK/err" ||
 	fail "the window did not close early: $(grep 'local writers dirtied 172' "$WORK/err")"

@@ -516,7 +516,7 @@ static void test_commits_often(void)
  * last closed window's bytes beyond what nfsd's WRITEs can have dirtied
  * (their bytes, 1/8 more, 8 KiB a WRITE, 16 MiB), that window's length
  * and whether this update closed it.  Until local writers are present
- * it also looks inside a window once a second and closes it early on
+ * it also looks inside a window every 100 ms and closes it early on
  * them.
  */
 #define ALLOWED(bytes, writes) \
@@ -543,24 +543,24 @@ static const struct local_case {
 	  NFSWB_LOCAL_ABSENT, 0, 5000, true },
 	{ "a look 1 s in, NFS alone: still absent", M(1280), M(706),
 	  17574, 16000, NFSWB_LOCAL_ABSENT, 0, 5000, false },
-	{ "half a second later: no look is due, nothing counted", M(1300),
-	  M(706), 17574, 16500, NFSWB_LOCAL_ABSENT, 0, 5000, false },
+	{ "50 ms later: no look is due, nothing counted", M(1300),
+	  M(706), 17574, 16050, NFSWB_LOCAL_ABSENT, 0, 5000, false },
 	/*
 	 * The lab's tempfile with its temp files starting late: NFS at
 	 * 10 MiB/s in 1 MiB WRITEs and 64 MiB of temp files written at
 	 * once.  Twice nfsd's bytes allowed 56 MiB here and 116 in a whole
 	 * window: the temp files passed as NFS's.
 	 */
-	{ "temp files beside NFS: the next look closes the window, present",
-	  M(1270 + 20 + 64), M(716), 17584, 17000, NFSWB_LOCAL_PRESENT,
-	  M(84) - ALLOWED(M(20), 20), 2000, true },
+	{ "temp files beside NFS: the look 100 ms on closes the window, present",
+	  M(1270 + 20 + 64), M(716), 17584, 16150, NFSWB_LOCAL_PRESENT,
+	  M(84) - ALLOWED(M(20), 20), 1150, true },
 	{ "present: no look inside the window", M(1400), M(760), 17640,
-	  20000, NFSWB_LOCAL_PRESENT, M(84) - ALLOWED(M(20), 20), 2000,
+	  20000, NFSWB_LOCAL_PRESENT, M(84) - ALLOWED(M(20), 20), 1150,
 	  false },
 	{ "the window closes at 5 s: local writers again", M(1354 + 104),
-	  M(716 + 56), 17584 + 56, 22000, NFSWB_LOCAL_PRESENT,
+	  M(716 + 56), 17584 + 56, 21150, NFSWB_LOCAL_PRESENT,
 	  M(104) - ALLOWED(M(56), 56), 5000, true },
-	{ "quiet again, not for long enough", M(1462), M(776), 17644, 27000,
+	{ "quiet again, not for long enough", M(1462), M(776), 17644, 26150,
 	  NFSWB_LOCAL_PRESENT, 0, 5000, true },
 	{ "nfsd restarted: the window starts over", M(1464), M(1), 1, 28000,
 	  NFSWB_LOCAL_PRESENT, 0, 5000, false },
