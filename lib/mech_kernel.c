@@ -6,10 +6,10 @@
  * has the dirty count and acts at the moment data is dirtied.
  *
  * Where the kernel offers /sys/class/bdi/BDI/dirty_background_bytes
- * (series v2), the threshold is the policy's knob_bytes: our target
- * (bandwidth x background_time from our own estimate of the disk), or
- * write-behind's least kick where the data is slow enough to write
- * behind, written when it moves by more than 1/8.  Otherwise the
+ * (series v2), the threshold is the policy's knob_bytes: write-behind's
+ * least kick once the data's rate is known, before that our target
+ * (bandwidth x background_time from our own estimate of the disk),
+ * written when it moves by more than 1/8.  Otherwise the
  * threshold is a time the kernel multiplies by its own bandwidth
  * estimate (v2's dirty_background_time_ms, v1's
  * dirty_background_time); that estimate starts at 100 MB/s and learns

@@ -227,14 +227,19 @@ uint64_t nfswb_policy_standby_target(const struct nfswb_policy_in *in,
 
 /*
  * The kernel's own threshold.  The flusher needs no kick and costs the
- * daemon nothing, so where data is slow enough to write behind, the
- * kernel writes behind at once, from the least kick of write-behind,
- * without the memory of kicks that spares the daemon's own kicking;
- * else the target (never 0: the kernel's 0 means no threshold).
+ * daemon nothing, so once the data's rate is known the kernel writes
+ * behind at any rate, from the least kick of write-behind, without the
+ * memory of kicks or the half-the-bandwidth bound that spare the daemon
+ * its own kicks.  Between half and all of the bandwidth a target of
+ * background_time's worth left that much for the COMMITs to write
+ * (manyclients in tests/nfs/RESULTS.md); faster than the disk, the
+ * backlog passes either threshold and the flusher runs throughout.
+ * Until the rate is known: the target (never 0: the kernel's 0 means no
+ * threshold).
  */
 static uint64_t knob_bytes(const struct nfswb_policy_in *in, uint64_t target)
 {
-	if (!target || may_write_behind(in))
+	if (!target || in->have_write_rate)
 		return continuous_floor(in->background_min);
 	return target;
 }

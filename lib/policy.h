@@ -23,10 +23,10 @@
  *            dirty threshold (the kernel refuses a larger max_bytes); a
  *            change is reported when no cap is in force or it moves by
  *            more than 1/8.
- *   knob   = the kernel's threshold in bytes: the target, or floor >>
- *            NFSWB_CONTINUOUS_FLOOR_SHIFT where the data arrives at most
- *            at half the bandwidth or the device writes behind (target
- *            0): the kernel then writes behind itself;
+ *   knob   = the kernel's threshold in bytes: floor >>
+ *            NFSWB_CONTINUOUS_FLOOR_SHIFT once the data's rate is known
+ *            or when the device writes behind (target 0), so that the
+ *            kernel writes behind itself at any rate; the target before;
  *            as a time, that / the kernel's bandwidth estimate, see
  *            below; a change is reported when it moves by more than 1/8.
  *

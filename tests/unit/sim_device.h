@@ -179,9 +179,11 @@ static inline void sim_device_step(const struct sim_device *d,
  */
 struct sim_client {
 	double rate, commit_every;
+	int id;			/* the COMMIT's waiter, for @woken */
 	uint64_t commits;	/* COMMITs sent, as nfsd counts them */
 	double arrived;		/* written, to the next WRITE */
 	double dirty, since_commit;
+	uint64_t first_dirty_ms;	/* its oldest dirty data's WRITE */
 	bool waiting;
 };
 
@@ -196,11 +198,13 @@ static inline double sim_client_ms(struct sim_client *c, struct sim_device *d,
 	c->arrived += c->rate / 1000.0;
 	while (c->arrived >= SIM_WRITE_SIZE && !c->waiting) {
 		c->arrived -= SIM_WRITE_SIZE;
+		if (c->dirty < 1)
+			c->first_dirty_ms = now_ms;
 		c->dirty += SIM_WRITE_SIZE;
 		c->since_commit += SIM_WRITE_SIZE;
 		wrote += SIM_WRITE_SIZE;
 		if (c->since_commit >= c->commit_every) {
-			sim_enqueue(d, c->dirty, 0, now_ms);
+			sim_enqueue(d, c->dirty, c->id, now_ms);
 			c->commits++;
 			c->dirty = 0;
 			c->since_commit = 0;

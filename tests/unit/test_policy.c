@@ -832,10 +832,10 @@ static void test_continuous(void)
 }
 
 /*
- * The kernel knob's threshold: the target, or write-behind's least kick
- * (an eighth of the floor) wherever the data comes at most at half the
- * bandwidth, whatever the memory of kicks; the time knob is that over
- * the kernel's estimate.  A 16 MiB/s device, background_time 1 s.
+ * The kernel knob's threshold: write-behind's least kick (an eighth of the
+ * floor) once the data's rate is known, at any rate and whatever the
+ * memory of kicks; the target before; the time knob is that over the
+ * kernel's estimate.  A 16 MiB/s device, background_time 1 s.
  */
 static const struct knob_bytes_case {
 	const char *name;
@@ -851,17 +851,25 @@ static const struct knob_bytes_case {
 	{ "6 of 16, writing behind: 1 MiB",
 	  true, M(6), M(2), 0, 0, true, M(1), 1000 },
 	{ "exactly half: 1 MiB", true, M(8), 0, 0, 0, false, M(1), 1000 },
-	/* pace 9 MiB/s x 1 s */
-	{ "9 of 16, above half: the target, 9 MiB",
-	  true, M(9), 0, 0, 0, false, M(9), 1000 },
+	/* files mode's target would be 9 MiB (pace 9 MiB/s x 1 s) */
+	{ "9 of 16, above half: still 1 MiB",
+	  true, M(9), M(4), 0, 0, false, M(1), 1000 },
+	{ "15 of 16, nearly the disk's speed: 1 MiB",
+	  true, M(15), M(12), 0, 0, false, M(1), 1000 },
+	{ "faster than the disk: 1 MiB, the backlog passes it anyway",
+	  true, M(24), M(64), 0, 0, false, M(1), 1000 },
 	{ "background_min=512K: 64 KiB",
 	  true, M(1), 0, K(512), 0, false, K(64), 1000 },
+	{ "background_min=512K, above half: 64 KiB",
+	  true, M(12), M(1), K(512), 0, false, K(64), 1000 },
 	/* 1 MiB over a kernel at 100 MiB/s: 10 ms */
 	{ "the time knob: 1 MiB over the kernel's 100 MiB/s, 10 ms",
 	  true, M(6), 0, 0, M(100), false, M(1), 10 },
-	/* 9 MiB over 100 MiB/s: 90 ms */
-	{ "the time knob: the 9 MiB target over 100 MiB/s, 90 ms",
-	  true, M(9), 0, 0, M(100), false, M(9), 90 },
+	{ "the time knob, above half: still 10 ms",
+	  true, M(9), 0, 0, M(100), false, M(1), 10 },
+	/* rate unknown: the 16 MiB target over 100 MiB/s, 160 ms */
+	{ "the time knob, rate unknown: 160 ms",
+	  false, 0, 0, 0, M(100), false, M(16), 160 },
 };
 
 static void test_knob_bytes(void)
