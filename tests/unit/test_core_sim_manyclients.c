@@ -42,7 +42,6 @@
 #define DISK		(12.5 * MiB)	/* what the lab's disk sustained */
 
 struct mcsim {
-	double capacity;	/* what the device sustains, bytes/s */
 	struct sim_device dev;
 	struct sim_client c[NCLIENTS];	/* commit_every: FILE_SIZE */
 	uint64_t now_ms, interval_ms;
@@ -106,7 +105,7 @@ static void mcsim_woken(void *arg, int waiter)
 
 static void mcsim_ms(struct mcsim *m)
 {
-	double can = m->capacity / 1000.0, before = m->dev.busy_ms;
+	double can = DISK / 1000.0, before = m->dev.busy_ms;
 
 	for (int i = 0; i < NCLIENTS; i++)
 		sim_client_ms(&m->c[i], &m->dev, m->now_ms);
@@ -121,7 +120,6 @@ static void mcsim_ms(struct mcsim *m)
 }
 
 struct result {
-	unsigned int commits;
 	double p50, p99, busy;
 	uint64_t knob_max;
 };
@@ -133,7 +131,6 @@ static struct result run(double rate_mib, const char *label)
 	unsigned int skip = 0, n;
 
 	memset(&m, 0, sizeof(m));
-	m.capacity = DISK;
 	m.interval_ms = 100;
 	m.now_ms = 1000;
 	nfswb_estimator_init(&m.est, NULL);
@@ -155,7 +152,6 @@ static struct result run(double rate_mib, const char *label)
 	if (n < 100)
 		return r;
 	sim_sort(m.dev.lat + skip, n);
-	r.commits = n;
 	r.p50 = (double)sim_percentile(m.dev.lat + skip, n, 50);
 	r.p99 = (double)sim_percentile(m.dev.lat + skip, n, 99);
 	r.busy = m.busy_after / (double)(m.now_ms - SETTLE_MS);
