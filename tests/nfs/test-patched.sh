@@ -18,8 +18,12 @@
 #     and reclaimable data above it, the flusher starts work with reason
 #     bdi_background, kicks do not outnumber those starts (one per flusher
 #     pass), and the disk's reclaimable data stays near 32 MiB.
-#  3. dirty_background_time_ms = 1000: every kick's threshold is the
-#     bandwidth it records x 1 s (at least 4 MB, MIN_WRITEBACK_PAGES).
+#  3. dirty_background_time_ms = 250: every kick's threshold is the
+#     bandwidth it records x 250 ms (at least 4 MB, MIN_WRITEBACK_PAGES).
+#     Not 1 s: qemu's throttle lets bursts through, the kernel's estimate
+#     reads 60-100 MB/s on the 32 MB/s disk, and a second of it is about
+#     the stream's own peak of dirty data (a CI run peaked at 73216 kB
+#     under a 73728 kB threshold and saw no kick).
 #  4. nfswbd mode=auto picks the kernel mechanism, writes its target into
 #     dirty_background_bytes while it runs and puts 0 back on SIGTERM.
 #
@@ -231,37 +235,37 @@ print("bytes 32 MiB: %d kicks, %d flusher starts (bdi_background), "
          len(over), len(rows)))
 ' "dirty_background_bytes=32M does not hold the dirty data near 32 MiB"
 
-# ------------------------------------------------------- time = 1000 ms
+# -------------------------------------------------------- time = 250 ms
 
-"$lab" run stream size="$size" --kernel "$kernel" --tuning bdi-time=1000 \
+"$lab" run stream size="$size" --kernel "$kernel" --tuning bdi-time=250 \
 	--quiet --out "$out/time" >/dev/null ||
-	fail "stream with dirty_background_time_ms=1000 failed (see $out/time)"
+	fail "stream with dirty_background_time_ms=250 failed (see $out/time)"
 run=$out/time/run-1
 
 py "$run" "$common"'
-if knob("bdi-tuned.txt", "dirty_background_time_ms") != "1000":
-    die("dirty_background_time_ms reads %s after writing 1000"
+if knob("bdi-tuned.txt", "dirty_background_time_ms") != "250":
+    die("dirty_background_time_ms reads %s after writing 250"
         % knob("bdi-tuned.txt", "dirty_background_time_ms"))
 kicks = events("bdi_background_kick")
 if not kicks:
-    die("no bdi_background_kick during stream with 1000 ms")
+    die("no bdi_background_kick during stream with 250 ms")
 for k in kicks:
     rec, th = int(k["reclaimable"]), int(k["thresh"])
     bw, ms = int(k["write_bw"]), int(k["time_ms"])   # KB/s, ms
     want = max(bw * ms // 1000 // 4, 1024)           # pages, 4 MB floor
-    if ms != 1000:
+    if ms != 250:
         die("kick with time_ms=%d" % ms)
     if rec <= th:
         die("kick with reclaimable %d <= threshold %d pages" % (rec, th))
     if abs(th - want) > 1:
-        die("threshold %d pages, not max(%d KB/s x 1 s, 4 MB) = %d pages"
+        die("threshold %d pages, not max(%d KB/s x 250 ms, 4 MB) = %d pages"
             % (th, bw, want))
-print("time 1000 ms: %d kicks, thresholds %d..%d pages from %d..%d KB/s"
+print("time 250 ms: %d kicks, thresholds %d..%d pages from %d..%d KB/s"
       % (len(kicks), min(int(k["thresh"]) for k in kicks),
          max(int(k["thresh"]) for k in kicks),
          min(int(k["write_bw"]) for k in kicks),
          max(int(k["write_bw"]) for k in kicks)))
-' "dirty_background_time_ms=1000 does not give bandwidth x time"
+' "dirty_background_time_ms=250 does not give bandwidth x time"
 
 # ------------------------------------------------- nfswbd's kernel mode
 
