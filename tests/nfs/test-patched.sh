@@ -237,35 +237,37 @@ print("bytes 32 MiB: %d kicks, %d flusher starts (bdi_background), "
 
 # -------------------------------------------------------- time = 250 ms
 
-"$lab" run stream size="$size" --kernel "$kernel" --tuning bdi-time=250 \
+bg_time_ms=250
+"$lab" run stream size="$size" --kernel "$kernel" --tuning bdi-time=$bg_time_ms \
 	--quiet --out "$out/time" >/dev/null ||
-	fail "stream with dirty_background_time_ms=250 failed (see $out/time)"
+	fail "stream with dirty_background_time_ms=$bg_time_ms failed (see $out/time)"
 run=$out/time/run-1
 
-py "$run" "$common"'
-if knob("bdi-tuned.txt", "dirty_background_time_ms") != "250":
-    die("dirty_background_time_ms reads %s after writing 250"
-        % knob("bdi-tuned.txt", "dirty_background_time_ms"))
+BG_TIME_MS=$bg_time_ms py "$run" "$common"'
+set_ms = int(os.environ["BG_TIME_MS"])
+if knob("bdi-tuned.txt", "dirty_background_time_ms") != str(set_ms):
+    die("dirty_background_time_ms reads %s after writing %d"
+        % (knob("bdi-tuned.txt", "dirty_background_time_ms"), set_ms))
 kicks = events("bdi_background_kick")
 if not kicks:
-    die("no bdi_background_kick during stream with 250 ms")
+    die("no bdi_background_kick during stream with %d ms" % set_ms)
 for k in kicks:
     rec, th = int(k["reclaimable"]), int(k["thresh"])
     bw, ms = int(k["write_bw"]), int(k["time_ms"])   # KB/s, ms
     want = max(bw * ms // 1000 // 4, 1024)           # pages, 4 MB floor
-    if ms != 250:
+    if ms != set_ms:
         die("kick with time_ms=%d" % ms)
     if rec <= th:
         die("kick with reclaimable %d <= threshold %d pages" % (rec, th))
     if abs(th - want) > 1:
-        die("threshold %d pages, not max(%d KB/s x 250 ms, 4 MB) = %d pages"
-            % (th, bw, want))
-print("time 250 ms: %d kicks, thresholds %d..%d pages from %d..%d KB/s"
-      % (len(kicks), min(int(k["thresh"]) for k in kicks),
+        die("threshold %d pages, not max(%d KB/s x %d ms, 4 MB) = %d pages"
+            % (th, bw, ms, want))
+print("time %d ms: %d kicks, thresholds %d..%d pages from %d..%d KB/s"
+      % (set_ms, len(kicks), min(int(k["thresh"]) for k in kicks),
          max(int(k["thresh"]) for k in kicks),
          min(int(k["write_bw"]) for k in kicks),
          max(int(k["write_bw"]) for k in kicks)))
-' "dirty_background_time_ms=250 does not give bandwidth x time"
+' "dirty_background_time_ms=$bg_time_ms does not give bandwidth x time"
 
 # ------------------------------------------------- nfswbd's kernel mode
 
