@@ -225,6 +225,29 @@ def test_verdict(la):
     md = "\n".join(la.verdict_lines(table))
     check("measured only on 7.3-patched" in md,
           "the verdict says where nfswbd:auto was measured: %s" % md)
+    # With the series, nfswbd:auto and stock on the patched kernel are
+    # judged, and the verdict says which kernel; on the shipped kernel
+    # they are then not the candidate.
+    cells = [dict(c, kernel={"kind": "7.3-patched"}) for c in peers("reread", **ok)]
+    table = next(t for t in la.bench_tables(cells, series=True)
+                 if t["workload"] == "reread")
+    check(table["verdict"]["result"] == "pass",
+          "with the series, nfswbd:auto (patched) is judged: %s" % table["verdict"])
+    md = "\n".join(la.verdict_lines(table))
+    check("on Linux 7.3 with the kernel series: 5 pass" in md,
+          "the verdict names the series: %s" % md)
+    cells[3] = cell("reread", "nfswbd:auto", **dict(ok, commit=55001))
+    table = next(t for t in la.bench_tables(cells, series=True)
+                 if t["workload"] == "reread")
+    check(table["verdict"]["result"] == "missing" and
+          "not the patched kernel" in "\n".join(la.verdict_lines(table)),
+          "with the series, nfswbd:auto (shipped) is not the candidate: %s"
+          % table["verdict"])
+    six = [dict(c, kernel={"kind": "6.12-patched"}) for c in peers("reread", **ok)]
+    table = next(t for t in la.bench_tables(six, series=True)
+                 if t["workload"] == "reread")
+    check(table["kernel"] == "6.12" and table["verdict"]["result"] == "pass",
+          "6.12-patched is 6.12's series kernel: %s" % table["verdict"])
     # A tuning another workload has is expected in this one too.
     cells = peers("reread", **ok) + [cell("randwrite", "nfsd-io=direct")]
     v, overall = verdict(la, cells)
@@ -241,6 +264,14 @@ def test_verdict(la):
     text = la.table_parameters({"rows": cells})
     check("**Not comparable**: the cells differ in size (256M/32M)." in text,
           "cells of different sizes are not comparable: %s" % text)
+    # A cell from before tempfile had temp_start_ms ran it at 0.
+    t = [cell("tempfile", "stock"), cell("tempfile", "nfswbd:auto")]
+    t[1]["parameters"] = {"temp_start_ms": "0"}
+    check(la.parameters_differ(t) == [],
+          "no temp_start_ms is temp_start_ms=0: %s" % la.parameters_differ(t))
+    t[1]["parameters"] = {"temp_start_ms": "10000"}
+    check(la.parameters_differ(t) == ["temp_start_ms (0/10000)"],
+          "temp_start_ms=10000 differs: %s" % la.parameters_differ(t))
     # A peer whose client sent no COMMIT is not the best COMMIT p99.
     cells = peers("reread", **ok) + [cell("reread", "nfsd-io=direct", commit=0,
                                           commits=0)]
