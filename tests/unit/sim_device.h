@@ -247,6 +247,26 @@ static inline void sim_sort(uint64_t *lat, unsigned int n)
 	qsort(lat, n, sizeof(*lat), nfswb_cmp_u64);
 }
 
+/*
+ * @d's COMMIT latencies after the first @skip, sorted, at *@lat: their
+ * count, or 0 (a failed check, named @label) when fewer than 100 are
+ * left to take percentiles of.
+ */
+static inline unsigned int sim_commit_latencies(struct sim_device *d,
+						unsigned int skip,
+						const char *label,
+						uint64_t **lat)
+{
+	unsigned int n = d->ncommits - skip;
+
+	T_CHECK(n >= 100, "%s: %u COMMITs", label, d->ncommits);
+	if (n < 100)
+		return 0;
+	*lat = d->lat + skip;
+	sim_sort(*lat, n);
+	return n;
+}
+
 /* The @pct percentile of @n (> 0) sorted latencies; 100: the largest. */
 static inline uint64_t sim_percentile(const uint64_t *sorted, unsigned int n,
 				      unsigned int pct)

@@ -115,12 +115,9 @@ static double run(uint64_t background_time_ms, uint64_t background_min,
 		rsim_ms(&m);
 	/* The first 10 s: the write rate is not measured yet. */
 	skip = m.dev.ncommits / 12;
-	n = m.dev.ncommits - skip;
-	T_CHECK(n >= 100, "%s: %u COMMITs", label, m.dev.ncommits);
-	if (n < 100)
+	n = sim_commit_latencies(&m.dev, skip, label, &lat);
+	if (!n)
 		return 0;
-	lat = m.dev.lat + skip;
-	sim_sort(lat, n);
 	p99 = (double)sim_percentile(lat, n, 99);
 	mbs = (double)m.dev.ncommits * FSYNC_EVERY / 120 / MiB;
 	last_mbs = mbs;

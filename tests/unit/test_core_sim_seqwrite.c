@@ -111,12 +111,9 @@ static struct result run(uint64_t background_time_ms, uint64_t background_min,
 		ssim_ms(&m);
 	/* The first 10 s: the write rate is not measured yet. */
 	skip = m.dev.ncommits / 12;
-	n = m.dev.ncommits - skip;
-	T_CHECK(n >= 100, "%s: %u COMMITs", label, m.dev.ncommits);
-	if (n < 100)
+	n = sim_commit_latencies(&m.dev, skip, label, &lat);
+	if (!n)
 		return r;
-	lat = m.dev.lat + skip;
-	sim_sort(lat, n);
 	r.p50 = (double)sim_percentile(lat, n, 50);
 	r.p99 = (double)sim_percentile(lat, n, 99);
 	r.mbs = (double)m.dev.ncommits * FILE_SIZE / (RUN_MS / 1000) / MiB;

@@ -15,27 +15,17 @@ correlation of the WRITE p99 with each.
 An analysis for RESULTS' twentieth pass, not one of the lab's tools;
 it reads traces with writegap.py's parsers.
 """
-import importlib.machinery
-import importlib.util
 import json
 import os
 import re
 import statistics
 import sys
 
-
-def load(name, path):
-    loader = importlib.machinery.SourceFileLoader(name, path)
-    spec = importlib.util.spec_from_loader(name, loader)
-    mod = importlib.util.module_from_spec(spec)
-    loader.exec_module(mod)
-    return mod
-
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 # writegap.py (and commitgap.py under it) report over sys.argv at import.
+sys.path.insert(0, os.path.join(HERE, "..", "2026-12-06-s23"))
 _argv, sys.argv = sys.argv, sys.argv[:1]
-WG = load("writegap", os.path.join(HERE, "..", "2026-12-06-s23", "writegap.py"))
+import writegap as WG  # noqa: E402
 sys.argv = _argv
 GAP, LAB = WG.GAP, WG.GAP.LAB
 PASS = re.compile(r"\s(\d+\.\d+): (writeback_start|writeback_written): bdi %s:" % WG.DEV)
