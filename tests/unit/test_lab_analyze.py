@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """tests/nfs/lab-analyze on fixtures: the per-run metrics it derives
 (write amplification, re-read hit ratio, nfswbd's CPU share and RSS), the
-spread across runs, and `bench`'s goal verdict, each criterion made to
-pass, fail and go missing by the figures of the cells.  Run from tests/
+spread across runs, `bench`'s goal verdict, each criterion made to
+pass, fail and go missing by the figures of the cells, and its command
+line.  Run from tests/
 (or with $srcdir naming it), as `make check` does.
 """
 
@@ -12,6 +13,7 @@ import importlib.util
 import json
 import os
 import re
+import subprocess
 import sys
 import tempfile
 
@@ -489,8 +491,31 @@ def test_missing_rows(la, work):
           "the lab's own matrix: %s" % real)
 
 
+def test_command_line(path, work):
+    """Bad command lines get one line naming the problem, never a
+    traceback; --help prints the usage and succeeds."""
+    def cli(*args):
+        p = subprocess.run([sys.executable, path] + list(args),
+                           capture_output=True, text=True, timeout=60)
+        return p.returncode, p.stdout, p.stderr
+
+    rc, out, err = cli("--help")
+    check(rc == 0 and out.startswith("Usage:") and "bench [--series]" in out,
+          "--help: exit %d, %r" % (rc, out[:80]))
+    missing = os.path.join(work, "no-such-dir")
+    for args, want in ((["bench", "--help"], "unknown option --help"),
+                       (["summary", "--bogus"], "unknown option --bogus"),
+                       (["bench", "--series"], "no OUT directory"),
+                       (["bench", missing, work], missing + ": no such directory"),
+                       (["frobnicate"], "bad arguments: frobnicate")):
+        rc, out, err = cli(*args)
+        check(rc == 1 and want in err and "Traceback" not in err,
+              "%s: exit %d, %r" % (" ".join(args), rc, err[:200]))
+
+
 def main():
-    la = load(os.path.join(os.environ.get("srcdir", "."), "nfs", "lab-analyze"))
+    path = os.path.join(os.environ.get("srcdir", "."), "nfs", "lab-analyze")
+    la = load(path)
     with tempfile.TemporaryDirectory() as work:
         test_run_metrics(la, work)
         test_load_counters(la, work)
@@ -501,6 +526,7 @@ def main():
         test_log_axis(la)
         test_table_title(la)
         test_missing_rows(la, work)
+        test_command_line(path, work)
     return 1 if FAILS else 0
 
 
