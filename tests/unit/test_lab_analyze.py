@@ -274,6 +274,40 @@ def test_verdict(la):
     t[1]["parameters"] = {"temp_start_ms": "10000"}
     check(la.parameters_differ(t) == ["temp_start_ms (0/10000)"],
           "temp_start_ms=10000 differs: %s" % la.parameters_differ(t))
+    # A fail whose runs overlap says so; one that holds run for run, or
+    # of single runs, does not.  WRITE p99: the limit 1.2 x stock's 20 ms.
+    def write_fail(cand_range, stock_range):
+        cells = peers("reread", **dict(ok, write=30000))
+        if stock_range:
+            cells[0]["range"] = {"write_latency_us.p99": stock_range}
+        if cand_range:
+            cells[3]["range"] = {"write_latency_us.p99": cand_range}
+        table = next(t for t in la.bench_tables(cells)
+                     if t["workload"] == "reread")
+        c = next(c for c in table["verdict"]["criteria"]
+                 if c["criterion"] == "server WRITE p99")
+        line = next(x for x in la.verdict_lines(table) if "WRITE p99" in x)
+        return c, line
+    c, line = write_fail([22000, 40000], [15000, 30000])
+    check(c["result"] == "fail" and c["firm"] is False and
+          "the runs overlap (nfswbd:auto 22–40 ms, the limit from stock's "
+          "runs 18–36 ms): more rounds decide" in line,
+          "an overlapping fail: %s / %s" % (c, line))
+    c, line = write_fail([29000, 40000], [15000, 20000])
+    check(c["result"] == "fail" and c["firm"] is True and
+          "overlap" not in line, "a fail run for run: %s / %s" % (c, line))
+    c, line = write_fail(None, None)
+    check(c["result"] == "fail" and c["firm"] is True and
+          "spread" not in c and "overlap" not in line,
+          "a fail of single runs: %s / %s" % (c, line))
+    # MB/s (higher is better): the best run above the limit overlaps.
+    cells = peers("reread", **dict(ok, mbps=9.0))
+    cells[2]["range"] = {"write_MBps": [9.5, 10.5]}
+    cells[3]["range"] = {"write_MBps": [8.8, 9.4]}
+    table = next(t for t in la.bench_tables(cells) if t["workload"] == "reread")
+    c = next(c for c in table["verdict"]["criteria"] if c["criterion"] == "MB/s")
+    check(c["result"] == "fail" and c["firm"] is False,
+          "MB/s 9.0 (8.8-9.4) against 0.98 x 10.0 (9.31-10.29): %s" % c)
     # A peer whose client sent no COMMIT is not the best COMMIT p99.
     cells = peers("reread", **ok) + [cell("reread", "nfsd-io=direct", commit=0,
                                           commits=0)]
