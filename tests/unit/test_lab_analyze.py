@@ -8,8 +8,10 @@ line.  Run from tests/
 (or with $srcdir naming it), as `make check` does.
 """
 
+import contextlib
 import importlib.machinery
 import importlib.util
+import io
 import json
 import os
 import re
@@ -316,6 +318,71 @@ def test_verdict(la):
           "the best COMMIT p99: %s" % v)
 
 
+def test_rounds(la, work):
+    """Round by round: each run of nfswbd:auto against the run of the same
+    round of the row whose median sets the limit; runs without a round
+    pair only under bench --rounds, by their names."""
+    def runs(key, vals, rounds):
+        return [{"status": "ok", key: v, "round": k} if k else
+                {"status": "ok", key: v} for v, k in zip(vals, rounds)]
+
+    # MB/s: the limit 0.98 x the best peer's.  Round by round the
+    # candidate meets it in rounds a and c only.
+    cells = peers("reread", mbps=9.8, fsync=110000, commit=55000, write=24000)
+    cells[2]["per_run"] = runs("write_MBps", [10.0, 11.0, 10.0], "abc")
+    cells[3]["per_run"] = runs("write_MBps", [9.8, 10.7, 9.9], "abc")
+    table = next(t for t in la.bench_tables(cells) if t["workload"] == "reread")
+    c = next(c for c in table["verdict"]["criteria"] if c["criterion"] == "MB/s")
+    line = next(x for x in la.verdict_lines(table) if ": MB/s:" in x)
+    check(c["result"] == "pass" and c["rounds"] == {"within": 2, "of": 3} and
+          "in 2 of 3 rounds within the limit that round's bdi-cap=32M run "
+          "sets" in line, "MB/s round by round: %s / %s" % (c, line))
+    # Rounds that only one side ran are not pairs; one pair is no count.
+    cells[2]["per_run"] = runs("write_MBps", [10.0, 11.0], "ab")
+    cells[3]["per_run"] = runs("write_MBps", [9.8, 10.7], "bc")
+    table = next(t for t in la.bench_tables(cells) if t["workload"] == "reread")
+    c = next(c for c in table["verdict"]["criteria"] if c["criterion"] == "MB/s")
+    check("rounds" not in c, "a single shared round is not counted: %s" % c)
+    # A failed run is no figure.
+    cells[2]["per_run"] = runs("write_MBps", [10.0, 11.0, 10.0], "abc")
+    cells[3]["per_run"] = runs("write_MBps", [9.8, 10.7, 9.9], "abc")
+    cells[3]["per_run"][1]["status"] = "failed"
+    table = next(t for t in la.bench_tables(cells) if t["workload"] == "reread")
+    c = next(c for c in table["verdict"]["criteria"] if c["criterion"] == "MB/s")
+    check(c["rounds"] == {"within": 2, "of": 2}, "a failed run: %s" % c)
+
+    # bench end to end: runs with no round are paired by --rounds alone.
+    cells_dir = os.path.join(work, "rounds")
+    dirs = []
+    for tuning, name, p99s in (("stock", "stock", [20000, 30000, 25000]),
+                               ("nfswbd:auto", "nfswbd_auto",
+                                [23000, 37000, 31000])):
+        d = os.path.join(cells_dir, "reread-%s-7.3-v4.2" % name)
+        for i, v in enumerate(p99s, 1):
+            r = cell("reread", tuning, write=v)
+            del r["repeat"]
+            write(os.path.join(d, "run-%d" % i, "meta.json"), "{}")
+            write(os.path.join(d, "run-%d" % i, "result.json"), json.dumps(r))
+        dirs.append(d)
+    out = os.path.join(work, "rounds-out")
+    os.makedirs(out)
+
+    def write_criterion(*flags):
+        with contextlib.redirect_stdout(io.StringIO()):
+            la.bench(out, dirs, rounds="--rounds" in flags)
+        doc = json.loads(open(os.path.join(out, "bench.json")).read())
+        return next(c for c in doc["tables"][0]["verdict"]["criteria"]
+                    if c["criterion"] == "server WRITE p99")
+
+    c = write_criterion()
+    check(c["result"] == "fail" and "rounds" not in c,
+          "runs without rounds are not paired: %s" % c)
+    c = write_criterion("--rounds")
+    # 1.2 x 20/30/25 = 24/36/30 against 23/37/31: within in round 1 only.
+    check(c["rounds"] == {"within": 1, "of": 3},
+          "--rounds pairs run-N with run-N: %s" % c)
+
+
 def test_bench(la, work):
     """`bench` end to end on cells of result.json only: the table, the
     verdict lines, a missing cell, the plot with every point."""
@@ -556,6 +623,7 @@ def main():
         test_delegreturns(la, work)
         test_nfswbd_counters(la, work)
         test_verdict(la)
+        test_rounds(la, work)
         test_bench(la, work)
         test_log_axis(la)
         test_table_title(la)
