@@ -170,6 +170,13 @@ def peers(w, **cand):
             cell(w, "nfswbd:auto", **cand)]
 
 
+def criterion(la, cells, name):
+    """The reread table of CELLS and its criterion NAME: (criterion, table)."""
+    table = next(t for t in la.bench_tables(cells) if t["workload"] == "reread")
+    return next(c for c in table["verdict"]["criteria"]
+                if c["criterion"] == name), table
+
+
 def test_verdict(la):
     ok = dict(fsync=110000, mbps=9.8, commit=55000, write=24000, hit=1.0)
     v, overall = verdict(la, peers("reread", **ok))
@@ -284,10 +291,7 @@ def test_verdict(la):
             cells[0]["range"] = {"write_latency_us.p99": stock_range}
         if cand_range:
             cells[3]["range"] = {"write_latency_us.p99": cand_range}
-        table = next(t for t in la.bench_tables(cells)
-                     if t["workload"] == "reread")
-        c = next(c for c in table["verdict"]["criteria"]
-                 if c["criterion"] == "server WRITE p99")
+        c, table = criterion(la, cells, "server WRITE p99")
         line = next(x for x in la.verdict_lines(table) if "WRITE p99" in x)
         return c, line
     c, line = write_fail([22000, 40000], [15000, 30000])
@@ -306,8 +310,7 @@ def test_verdict(la):
     cells = peers("reread", **dict(ok, mbps=9.0))
     cells[2]["range"] = {"write_MBps": [9.5, 10.5]}
     cells[3]["range"] = {"write_MBps": [8.8, 9.4]}
-    table = next(t for t in la.bench_tables(cells) if t["workload"] == "reread")
-    c = next(c for c in table["verdict"]["criteria"] if c["criterion"] == "MB/s")
+    c, _ = criterion(la, cells, "MB/s")
     check(c["result"] == "fail" and c["firm"] is False,
           "MB/s 9.0 (8.8-9.4) against 0.98 x 10.0 (9.31-10.29): %s" % c)
     # A peer whose client sent no COMMIT is not the best COMMIT p99.
@@ -331,8 +334,7 @@ def test_rounds(la, work):
     cells = peers("reread", mbps=9.8, fsync=110000, commit=55000, write=24000)
     cells[2]["per_run"] = runs("write_MBps", [10.0, 11.0, 10.0], "abc")
     cells[3]["per_run"] = runs("write_MBps", [9.8, 10.7, 9.9], "abc")
-    table = next(t for t in la.bench_tables(cells) if t["workload"] == "reread")
-    c = next(c for c in table["verdict"]["criteria"] if c["criterion"] == "MB/s")
+    c, table = criterion(la, cells, "MB/s")
     line = next(x for x in la.verdict_lines(table) if ": MB/s:" in x)
     check(c["result"] == "pass" and c["rounds"] == {"within": 2, "of": 3} and
           "in 2 of 3 rounds within the limit that round's bdi-cap=32M run "
@@ -340,15 +342,13 @@ def test_rounds(la, work):
     # Rounds that only one side ran are not pairs; one pair is no count.
     cells[2]["per_run"] = runs("write_MBps", [10.0, 11.0], "ab")
     cells[3]["per_run"] = runs("write_MBps", [9.8, 10.7], "bc")
-    table = next(t for t in la.bench_tables(cells) if t["workload"] == "reread")
-    c = next(c for c in table["verdict"]["criteria"] if c["criterion"] == "MB/s")
+    c, _ = criterion(la, cells, "MB/s")
     check("rounds" not in c, "a single shared round is not counted: %s" % c)
     # A failed run is no figure.
     cells[2]["per_run"] = runs("write_MBps", [10.0, 11.0, 10.0], "abc")
     cells[3]["per_run"] = runs("write_MBps", [9.8, 10.7, 9.9], "abc")
     cells[3]["per_run"][1]["status"] = "failed"
-    table = next(t for t in la.bench_tables(cells) if t["workload"] == "reread")
-    c = next(c for c in table["verdict"]["criteria"] if c["criterion"] == "MB/s")
+    c, _ = criterion(la, cells, "MB/s")
     check(c["rounds"] == {"within": 2, "of": 2}, "a failed run: %s" % c)
 
     # bench end to end: runs with no round are paired by --rounds alone.
