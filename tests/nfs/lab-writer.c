@@ -21,8 +21,10 @@
  *   lab-writer sample OUT [-i INTERVAL_MS] LABEL=FILE...
  *	Every INTERVAL_MS until SIGTERM, read each FILE and append one JSON
  *	line to OUT: {"t": seconds, "LABEL.Key": n, ...} for "Key: n" lines
- *	(/proc/meminfo, debugfs bdi stats) or "LABEL.i": n for the i-th
- *	number of a file of plain numbers (/sys/block/DEV/stat).
+ *	(/proc/meminfo, debugfs bdi stats), "LABEL.i": n for the i-th
+ *	number of a file of plain numbers (/sys/block/DEV/stat), and
+ *	"LABEL.name.i": n for the i-th number of a "name n n ..." line
+ *	(/proc/stat; the first ten of each line).
  *
  * Sizes are lib/units.c's (K, M and G are powers of 1024).  The pattern
  * is lib/pattern.c's, a function of (seed, offset), so any byte can be
@@ -30,6 +32,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -401,6 +404,8 @@ out:
  * give fresh contents at offset 0, and an open per file per sample was a
  * quarter of the sampler's time in a TCG guest.
  */
+#define SAMPLE_LINE_MAX 10
+
 static void sample_file(FILE *f, const char *label, int fd)
 {
 	char buf[16384], *p, *end;
@@ -414,13 +419,34 @@ static void sample_file(FILE *f, const char *label, int fd)
 		return;
 	buf[n] = '\0';
 	if (!strchr(buf, ':')) {
-		/* A line of plain numbers. */
-		for (p = buf;; p = end) {
-			unsigned long long v = strtoull(p, &end, 10);
+		/*
+		 * Lines of plain numbers (block stat), or of a name and
+		 * its numbers (/proc/stat: "cpu 1 2 ...", the first
+		 * SAMPLE_LINE_MAX of each: "intr" has hundreds).
+		 */
+		for (p = strtok(buf, "\n"); p; p = strtok(NULL, "\n")) {
+			const char *name = NULL;
+			int i = 0;
 
-			if (end == p)
-				break;
-			fprintf(f, ",\"%s.%d\":%llu", label, idx++, v);
+			if (isalpha((unsigned char)*p)) {
+				name = p;
+				p += strcspn(p, " ");
+				if (!*p)
+					continue;
+				*p++ = '\0';
+			}
+			for (; !name || i < SAMPLE_LINE_MAX; p = end, i++) {
+				unsigned long long v = strtoull(p, &end, 10);
+
+				if (end == p)
+					break;
+				if (name)
+					fprintf(f, ",\"%s.%s.%d\":%llu", label,
+						name, i, v);
+				else
+					fprintf(f, ",\"%s.%d\":%llu", label,
+						idx++, v);
+			}
 		}
 		return;
 	}

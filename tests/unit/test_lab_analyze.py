@@ -614,6 +614,30 @@ def test_command_line(path, work):
               "%s: exit %d, %r" % (" ".join(args), rc, err[:200]))
 
 
+def test_server_cpu(la, work):
+    """The server's CPU shares come from /proc/stat's cpu line in the
+    samples; an interval without an idle or iowait tick is all busy."""
+    def sample(t, user, system, idle, softirq):
+        return json.dumps(dict({"t": t}, **{
+            "stat.cpu.%d" % i: v for i, v in
+            enumerate((user, 0, system, idle, 0, 0, softirq, 0, 0, 0))}))
+    path = work + "/cpu-samples.jsonl"
+    write(path, "\n".join([
+        sample(0.0, 100, 50, 1000, 10),
+        sample(0.1, 108, 52, 1000, 10),   # 10 ticks, none idle
+        json.dumps({"t": 0.15}),           # a sample without the file
+        sample(0.2, 111, 52, 1006, 11),   # 10 ticks, 6 idle
+        '{"t": 0.3, "stat.cpu.0": 1',      # cut by the shutdown
+    ]) + "\n")
+    cpu = la.sample_summary(path).get("server_cpu")
+    check(cpu == {"busy": 0.7, "user": 0.55, "system": 0.1, "irq": 0.05,
+                  "iowait": 0.0, "idle": 0.3, "full_intervals": 0.5},
+          "CPU shares over 20 ticks, one of two intervals all busy: %s" % cpu)
+    write(path, sample(0.0, 1, 1, 1, 1) + "\n" + json.dumps({"t": 0.1}) + "\n")
+    check("server_cpu" not in la.sample_summary(path),
+          "no CPU figures from one sample of the cpu line")
+
+
 def main():
     path = os.path.join(os.environ.get("srcdir", "."), "nfs", "lab-analyze")
     la = load(path)
@@ -622,6 +646,7 @@ def main():
         test_load_counters(la, work)
         test_delegreturns(la, work)
         test_nfswbd_counters(la, work)
+        test_server_cpu(la, work)
         test_verdict(la)
         test_rounds(la, work)
         test_bench(la, work)
