@@ -631,8 +631,23 @@ def test_server_cpu(la, work):
     ]) + "\n")
     cpu = la.sample_summary(path).get("server_cpu")
     check(cpu == {"busy": 0.7, "user": 0.55, "system": 0.1, "irq": 0.05,
-                  "iowait": 0.0, "idle": 0.3, "full_intervals": 0.5},
+                  "iowait": 0.0, "idle": 0.3, "intervals": 2,
+                  "full_intervals": 0.5},
           "CPU shares over 20 ticks, one of two intervals all busy: %s" % cpu)
+    # A COMMIT inside the second interval leaves the first between
+    # COMMITs; one that ended before the samples changes nothing.
+    trace = "".join(" nfsd-7 [000] ..... %s: nfsd_commit_%s: xid=0x%d\n"
+                    % (t, kind, x) for t, kind, x in (
+                        ("10.000000", "start", 1), ("10.500000", "done", 1),
+                        ("11.120000", "start", 2), ("11.130000", "done", 2)))
+    spans = [[a - 11, b - 11] for a, b in la.commit_spans(trace)]
+    check([[round(a, 3), round(b, 3)] for a, b in spans]
+          == [[-1.0, -0.5], [0.12, 0.13]], "commit spans: %s" % spans)
+    between = la.sample_summary(path, spans)["server_cpu"].get("between_commits")
+    check(between is not None and between["busy"] == 1.0
+          and between["intervals"] == 1 and between["full_intervals"] == 1.0,
+          "between COMMITs: the first interval only: %s" % between)
+    check("between_commits" not in cpu, "no split without COMMITs")
     write(path, sample(0.0, 1, 1, 1, 1) + "\n" + json.dumps({"t": 0.1}) + "\n")
     check("server_cpu" not in la.sample_summary(path),
           "no CPU figures from one sample of the cpu line")
