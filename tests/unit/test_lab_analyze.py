@@ -592,6 +592,22 @@ def test_missing_rows(la, work):
           "the lab's own matrix: %s" % real)
 
 
+def test_cpu_column(la):
+    """The server CPU column and its note show only where a row has the
+    figure: tables of runs from before the CPU samples stay as written."""
+    old = [cell("seqwrite", "stock"), cell("seqwrite", "nfswbd:auto")]
+    new = [dict(c) for c in old]
+    new[1]["server_cpu_all_busy_between_commits"] = 0.17
+    head = "server CPU all busy"
+    md_old = la.bench_markdown(la.bench_tables(old))
+    md_new = la.bench_markdown(la.bench_tables(new))
+    check(head not in md_old, "no CPU column without the figure")
+    check("| %s |" % head in md_new and "| 0.17 |" in md_new
+          and "- %s: the share" % head in md_new,
+          "the CPU column, its figure and its note with it")
+    check(md_new.count("- %s:" % head) == 1, "the note once")
+
+
 def test_command_line(path, work):
     """Bad command lines get one line naming the problem, never a
     traceback; --help prints the usage and succeeds."""
@@ -668,6 +684,7 @@ def main():
         test_log_axis(la)
         test_table_title(la)
         test_missing_rows(la, work)
+        test_cpu_column(la)
         test_command_line(path, work)
     return 1 if FAILS else 0
 
