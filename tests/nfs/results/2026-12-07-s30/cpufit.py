@@ -3,7 +3,8 @@
 server had no CPU to spare while the WRITEs flowed.
 
 For every CELLDIR/run-N/result.json (lab-analyze since 627ff7b): the
-tuning, the round, server_cpu.between_commits (the CPU's busy share and
+tuning (with the lab's flusher_nice where set), the run,
+server_cpu.between_commits (the CPU's busy share and
 the share of 100 ms sample intervals with no idle or iowait tick, over
 the intervals that overlap no COMMIT) and the WRITE and COMMIT p99.
 Prints the runs sorted by that all-busy share, the rank correlation of
@@ -29,7 +30,9 @@ def runs(cells):
                 print(f"{path}: no server_cpu.between_commits (lab-analyze "
                       "before 627ff7b, or no /proc/stat samples)", file=sys.stderr)
                 continue
-            yield {"tuning": r.get("tuning", "?"),
+            nice = r.get("parameters", {}).get("flusher_nice", "kernel")
+            yield {"tuning": r.get("tuning", "?") +
+                   ("" if nice == "kernel" else f" (flusher nice {nice})"),
                    "run": os.path.basename(os.path.dirname(path)),
                    "busy": b["busy"], "full": b["full_intervals"],
                    "write_p99": r["write_latency_us"]["p99"] / 1e3,
