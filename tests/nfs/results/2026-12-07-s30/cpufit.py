@@ -11,7 +11,7 @@ Prints the runs sorted by that all-busy share, the rank correlation of
 the share with WRITE p99 over all runs (Spearman, ties ranked by
 order), and the least-squares line WRITE p99 = a + b x share.  With
 --svg FILE, also a scatter plot of the runs (one hollow marker shape per
-tuning, so that coinciding runs stay visible) with that line.
+tuning, a run on top of another drawn larger around it) with that line.
 An analysis for RESULTS' twenty-third pass, not one of the lab's tools.
 """
 import glob
@@ -60,8 +60,7 @@ SHAPES = ("circle", "square", "triangle", "diamond", "cross")
 COLOURS = ("#2a7", "#36c", "#c33", "#a5a", "#b80")
 
 
-def marker(shape, x, y, colour):
-    r = 5
+def marker(shape, x, y, colour, r=5):
     style = f'fill="none" stroke="{colour}" stroke-width="1.6"'
     if shape == "circle":
         return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r}" {style}/>'
@@ -115,9 +114,14 @@ def svg(title, rows, a, b):
     for r in rows:
         if r["tuning"] not in tunings:
             tunings.append(r["tuning"])
+    drawn = []
     for r in rows:
         i = tunings.index(r["tuning"]) % len(SHAPES)
-        out.append(marker(SHAPES[i], X(r["full"]), Y(r["write_p99"]), COLOURS[i]))
+        x, y = X(r["full"]), Y(r["write_p99"])
+        # A run on top of another is drawn larger around it, not hidden.
+        near = sum(1 for px, py in drawn if abs(px - x) < 5 and abs(py - y) < 5)
+        drawn.append((x, y))
+        out.append(marker(SHAPES[i], x, y, COLOURS[i], 5 + 4 * near))
     kx = W - R + 20
     for n, t in enumerate(tunings):
         i = n % len(SHAPES)
