@@ -77,7 +77,7 @@ def marker(shape, x, y, colour, r=5):
 
 
 def svg(title, rows, a, b):
-    W, H, L, R, T, B = 760, 420, 70, 250, 50, 50
+    W, H, L, R, T, B = 800, 420, 70, 290, 50, 50
     xmax = max(0.5, max(r["full"] for r in rows) * 1.1)
     ymax = max(r["write_p99"] for r in rows) * 1.1
     ystep = 20 if ymax <= 160 else 50
@@ -110,10 +110,8 @@ def svg(title, rows, a, b):
         out.append(f'<line x1="{L}" y1="{Y(y):.0f}" x2="{W - R}" y2="{Y(y):.0f}" stroke="#ddd"/>')
     out.append(f'<line x1="{X(0):.1f}" y1="{Y(a):.1f}" x2="{X(xmax):.1f}" '
                f'y2="{Y(a + b * xmax):.1f}" stroke="#888" stroke-dasharray="5 4"/>')
-    tunings = []
-    for r in rows:
-        if r["tuning"] not in tunings:
-            tunings.append(r["tuning"])
+    # Stock first, then by name: one tuning keeps its marker across plots.
+    tunings = sorted({r["tuning"] for r in rows}, key=lambda t: (t != "stock", t))
     drawn = []
     for r in rows:
         i = tunings.index(r["tuning"]) % len(SHAPES)
