@@ -398,14 +398,16 @@ out:
 	return ret;
 }
 
+/* The numbers sampled of a "name n n ..." line: /proc/stat's cpu lines
+ * have ten, its "intr" line hundreds. */
+#define SAMPLE_LINE_MAX 10
+
 /*
  * Append the numbers of the file open at @fd to the JSON line in @f.
  * Opened once and re-read with pread: proc, sysfs and debugfs files
  * give fresh contents at offset 0, and an open per file per sample was a
  * quarter of the sampler's time in a TCG guest.
  */
-#define SAMPLE_LINE_MAX 10
-
 static void sample_file(FILE *f, const char *label, int fd)
 {
 	char buf[16384], *p, *end;
@@ -421,8 +423,7 @@ static void sample_file(FILE *f, const char *label, int fd)
 	if (!strchr(buf, ':')) {
 		/*
 		 * Lines of plain numbers (block stat), or of a name and
-		 * its numbers (/proc/stat: "cpu 1 2 ...", the first
-		 * SAMPLE_LINE_MAX of each: "intr" has hundreds).
+		 * its numbers (/proc/stat: "cpu 1 2 ...").
 		 */
 		for (p = strtok(buf, "\n"); p; p = strtok(NULL, "\n")) {
 			const char *name = NULL;

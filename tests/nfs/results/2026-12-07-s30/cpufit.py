@@ -18,6 +18,7 @@ import glob
 import json
 import os
 import sys
+from xml.sax.saxutils import escape
 
 
 def runs(cells):
@@ -92,7 +93,7 @@ def svg(title, rows, a, b):
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
            'font-family="sans-serif" font-size="12">',
            f'<rect width="{W}" height="{H}" fill="white"/>',
-           f'<text x="{L}" y="20" font-size="14">{title}</text>',
+           f'<text x="{L}" y="20" font-size="14">{escape(title)}</text>',
            f'<text x="{L}" y="38">each run: server WRITE p99 against the share of '
            '100 ms samples between COMMITs with no idle CPU</text>',
            f'<line x1="{L}" y1="{H - B}" x2="{W - R}" y2="{H - B}" stroke="black"/>',
@@ -125,7 +126,7 @@ def svg(title, rows, a, b):
         i = n % len(SHAPES)
         y = T + 10 + 22 * n
         out.append(marker(SHAPES[i], kx, y - 4, COLOURS[i]))
-        out.append(f'<text x="{kx + 14}" y="{y}" fill="{COLOURS[i]}">{t}</text>')
+        out.append(f'<text x="{kx + 14}" y="{y}" fill="{COLOURS[i]}">{escape(t)}</text>')
     out.append(f'<text x="{kx}" y="{T + 10 + 22 * len(tunings) + 8}" fill="#555">'
                f'dashed: {a:.1f} + {b:.1f} x share ms</text>')
     out.append("</svg>")
