@@ -24,6 +24,7 @@
 #include <tracefs.h>
 
 #include "capture.h"
+#include "clock.h"
 #include "probeargs.h"
 
 /* Kprobe systems are "nfswb_PID": a dash is not allowed there. */
@@ -458,6 +459,7 @@ ssize_t nfswb_capture_read(struct nfswb_capture *c, char *buf, size_t len,
 			   int timeout_ms)
 {
 	struct pollfd pfd = { .fd = c->fd, .events = POLLIN };
+	double waited_from = timeout_ms > 0 ? nfswb_now_s() : 0;
 	ssize_t n;
 	int r;
 
@@ -466,9 +468,21 @@ ssize_t nfswb_capture_read(struct nfswb_capture *c, char *buf, size_t len,
 		return errno == EINTR ? 0 : -errno;
 	if (r == 0)
 		return 0;
+	if (timeout_ms > 0 && !c->backlog) {
+		/* Let a burst gather: one wakeup for many events. */
+		int left = timeout_ms -
+			   (int)((nfswb_now_s() - waited_from) * 1e3);
+		int gather = left < NFSWB_CAPTURE_GATHER_MS ?
+			     left : NFSWB_CAPTURE_GATHER_MS;
+
+		if (gather > 0)
+			poll(NULL, 0, gather);	/* a signal ends it early */
+	}
 	n = read(c->fd, buf, len);
 	if (n < 0)
 		return errno == EAGAIN || errno == EINTR ? 0 : -errno;
+	pfd.revents = 0;
+	c->backlog = n > 0 && poll(&pfd, 1, 0) > 0;
 	return n;
 }
 

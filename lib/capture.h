@@ -33,6 +33,7 @@ struct nfswb_capture {
 	int fd;				/* the instance's trace_pipe */
 	char name[64];
 	bool clock_local;		/* "mono" clock refused */
+	bool backlog;			/* the last read left text behind */
 	size_t nevents;
 	char events[NFSWB_CAPTURE_MAX_EVENTS][64];	/* "system:event" */
 	char why[512];			/* on failure */
@@ -76,11 +77,18 @@ int nfswb_capture_open(struct nfswb_capture *c, const char *prefix,
  * @len: size of @buf
  * @timeout_ms: how long to wait for data (0: do not wait)
  *
+ * The kernel wakes a reader of the all-CPU trace_pipe at every event
+ * (its buffer_percent applies to the per-CPU pipes only).  So that a
+ * busy server's events cost a wakeup per batch, not per event, a call
+ * that finds the pipe had been drained and then sees data waits up to
+ * %NFSWB_CAPTURE_GATHER_MS more (never past @timeout_ms) before it reads.
+ *
  * Return: bytes read (whole lines), 0 on timeout or signal, or a
  * negative errno.
  */
 ssize_t nfswb_capture_read(struct nfswb_capture *c, char *buf, size_t len,
 			   int timeout_ms);
+#define NFSWB_CAPTURE_GATHER_MS 50
 
 /* nfswb_capture_close() - remove the instance and probes; safe twice */
 void nfswb_capture_close(struct nfswb_capture *c);
