@@ -109,8 +109,14 @@ def svg(title, rows, a, b):
     for y in range(0, int(ymax) + 1, ystep):
         out.append(f'<text x="{L - 6}" y="{Y(y) + 4:.0f}" text-anchor="end">{y}</text>')
         out.append(f'<line x1="{L}" y1="{Y(y):.0f}" x2="{W - R}" y2="{Y(y):.0f}" stroke="#ddd"/>')
-    out.append(f'<line x1="{X(0):.1f}" y1="{Y(a):.1f}" x2="{X(xmax):.1f}" '
-               f'y2="{Y(a + b * xmax):.1f}" stroke="#888" stroke-dasharray="5 4"/>')
+    # The line ends where it leaves the axes, not over the title.
+    x_end = xmax
+    if a + b * x_end > ymax:
+        x_end = (ymax - a) / b
+    elif a + b * x_end < 0:
+        x_end = -a / b
+    out.append(f'<line x1="{X(0):.1f}" y1="{Y(a):.1f}" x2="{X(x_end):.1f}" '
+               f'y2="{Y(a + b * x_end):.1f}" stroke="#888" stroke-dasharray="5 4"/>')
     # Stock first, then by name: one tuning keeps its marker across plots.
     tunings = sorted({r["tuning"] for r in rows}, key=lambda t: (t != "stock", t))
     drawn = []
