@@ -19,6 +19,8 @@ and what the D sleeps waited on.
 An analysis for RESULTS' twenty-fourth pass, not one of the lab's tools.
 """
 import bisect
+import importlib.machinery
+import importlib.util
 import json
 import os
 import re
@@ -26,13 +28,26 @@ import statistics
 import sys
 from collections import defaultdict
 
+
+def lab_analyze():
+    """tests/nfs/lab-analyze as a module: its percentile and xid parser."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                        "..", "..", "lab-analyze")
+    loader = importlib.machinery.SourceFileLoader("lab_analyze", path)
+    spec = importlib.util.spec_from_loader("lab_analyze", loader)
+    mod = importlib.util.module_from_spec(spec)
+    loader.exec_module(mod)
+    return mod
+
+
+LAB = lab_analyze()
+
 LINE_RE = re.compile(r"^\s*(.+?)-(\d+)\s+\[(\d+)\]\s+\S+\s+(\d+\.\d+): (\w+): ?(.*)$")
 STACK_RE = re.compile(r"^ => (\S+)")
 STACK_HEAD_RE = re.compile(r"^\s*.+?-(\d+)\s+\[\d+\]\s+\S+\s+\d+\.\d+: <stack trace>")
 SWITCH_RE = re.compile(r"prev_comm=(.+?) prev_pid=(\d+) prev_prio=\d+ "
                        r"prev_state=(\S+) ==> next_comm=(.+?) next_pid=(\d+)")
 WAKE_RE = re.compile(r"comm=(.+?) pid=(\d+) ")
-XID_RE = re.compile(r"xid=(0x[0-9a-f]+)")
 # Frames that say "this thread slept", not on what.
 SLEEP_FRAMES = re.compile(
     r"^(__traceiter_\w+|trace_\w+|event_triggers_call|__schedule|schedule|"
@@ -146,10 +161,10 @@ def parse(path):
                     segs[wpid].append((st[1], t, st[0], st[2]))
                     state[wpid] = ["runq", t, None]
             elif ev == "nfsd_write_start":
-                x = XID_RE.search(rest)
+                x = LAB.XID_RE.search(rest)
                 open_w[(pid, x and x.group(1))] = t
             elif ev == "nfsd_write_done":
-                x = XID_RE.search(rest)
+                x = LAB.XID_RE.search(rest)
                 t0 = open_w.pop((pid, x and x.group(1)), None)
                 if t0 is not None:
                     writes.append((pid, t0, t))
@@ -220,7 +235,7 @@ def summarize(rundir):
         print(f"{rundir}: no nfsd WRITE pairs", file=sys.stderr)
         return None
     lats = sorted(w["lat"] for w in ws)
-    p99 = lats[max(0, -(-99 * len(lats) // 100) - 1)]
+    p99 = LAB.percentile(lats, 99)
     slow = [w for w in ws if w["lat"] >= p99]
 
     def mean_states(group):
